@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * utf8guard validator core: strict RFC 3629 validation and error reports.
+ *
+ * Compiled verbatim into utf8guard.ko and into utf8guardctl; see
+ * utf8guard_core.h for the report semantics.
+ *
+ * Well-formed sequences (RFC 3629 section 4, Unicode Table 3-7):
+ *
+ *	00..7F
+ *	C2..DF 80..BF
+ *	E0     A0..BF 80..BF
+ *	E1..EC 80..BF 80..BF
+ *	ED     80..9F 80..BF
+ *	EE..EF 80..BF 80..BF
+ *	F0     90..BF 80..BF 80..BF
+ *	F1..F3 80..BF 80..BF 80..BF
+ *	F4     80..8F 80..BF 80..BF
+ */
+#include "utf8guard_core.h"
+
+static const char *const reason_names[UTF8GUARD_REASON_COUNT] = {
+	[UTF8GUARD_REASON_NONE] = "none",
+	[UTF8GUARD_REASON_TRUNCATED] = "truncated",
+	[UTF8GUARD_REASON_UNEXPECTED_CONTINUATION] = "unexpected-continuation",
+	[UTF8GUARD_REASON_INVALID_BYTE] = "invalid-byte",
+	[UTF8GUARD_REASON_OVERLONG] = "overlong",
+	[UTF8GUARD_REASON_SURROGATE] = "surrogate",
+	[UTF8GUARD_REASON_OUT_OF_RANGE] = "out-of-range",
+};
+
+/* Smallest code point each lenient form length may encode. */
+static const u32 lenient_minimum[UTF8GUARD_MAX_SHADOW_LENGTH + 1] = {
+	0, 0, 0x80, 0x800, 0x10000, 0x200000, 0x4000000
+};
+
+static inline bool is_continuation(u8 c)
+{
+	return (c & 0xC0) == 0x80;
+}
+
+/* Length of the well-formed form led by @lead; 0 if @lead never leads one. */
+static unsigned int strict_length(u8 lead)
+{
+	if (lead < 0x80)
+		return 1;
+	if (lead < 0xC2)
+		return 0;
+	if (lead < 0xE0)
+		return 2;
+	if (lead < 0xF0)
+		return 3;
+	if (lead < 0xF5)
+		return 4;
+	return 0;
+}
+
+/* Length of the RFC 2279 form led by @lead; 0 for 80..BF, FE and FF. */
+static unsigned int lenient_length(u8 lead)
+{
+	if (lead < 0x80)
+		return 1;
+	if (lead < 0xC0)
+		return 0;
+	if (lead < 0xE0)
+		return 2;
+	if (lead < 0xF0)
+		return 3;
+	if (lead < 0xF8)
+		return 4;
+	if (lead < 0xFC)
+		return 5;
+	if (lead < 0xFE)
+		return 6;
+	return 0;
+}
+
+/* Allowed range of the second byte after a well-formed lead byte. */
+static void second_byte_range(u8 lead, u8 *lo, u8 *hi)
+{
+	*lo = 0x80;
+	*hi = 0xBF;
+	if (lead == 0xE0)
+		*lo = 0xA0;
+	else if (lead == 0xED)
+		*hi = 0x9F;
+	else if (lead == 0xF0)
+		*lo = 0x90;
+	else if (lead == 0xF4)
+		*hi = 0x8F;
+}
+
+/* Length of the well-formed sequence at @p, or 0 if there is none. */
+static unsigned int well_formed_length(const u8 *p, size_t avail)
+{
+	unsigned int n = strict_length(p[0]);
+	unsigned int k;
+	u8 lo, hi;
+
+	if (n == 0 || n > avail)
+		return 0;
+	if (n == 1)
+		return 1;
+	second_byte_range(p[0], &lo, &hi);
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (k = 2; k < n; k++)
+		if (!is_continuation(p[k]))
+			return 0;
+	return n;
+}
+
+/* Maximal subpart at @p: the longest prefix of any well-formed sequence. */
+static unsigned int maximal_subpart(const u8 *p, size_t avail)
+{
+	unsigned int n = strict_length(p[0]);
+	unsigned int k;
+	u8 lo, hi;
+
+	if (n < 2 || avail < 2)
+		return 1;
+	second_byte_range(p[0], &lo, &hi);
+	if (p[1] < lo || p[1] > hi)
+		return 1;
+	for (k = 2; k < n && k < avail && is_continuation(p[k]); k++)
+		;
+	return k;
+}
+
+/*
+ * Describe the ill-formed sequence at buf[i].  Returns false when the bytes
+ * up to @len do not decide the report yet and more bytes may follow.
+ */
+static bool describe_error(const u8 *buf, size_t len, size_t i, bool at_end,
+			   struct utf8guard_report *report)
+{
+	const u8 *p = buf + i;
+	size_t avail = len - i;
+	unsigned int n = lenient_length(p[0]);
+	unsigned int k;
+	u32 cp;
+
+	report->offset = i;
+	report->length = 1;
+	report->codepoint = 0;
+	report->shadow_length = 0;
+	report->path_trick = false;
+
+	if (n == 0) {
+		report->reason = is_continuation(p[0]) ?
+			UTF8GUARD_REASON_UNEXPECTED_CONTINUATION :
+			UTF8GUARD_REASON_INVALID_BYTE;
+		return true;
+	}
+
+	/* The lenient RFC 2279 reading: n - 1 continuation bytes. */
+	cp = p[0] & (0x7F >> n);
+	for (k = 1; k < n && k < avail && is_continuation(p[k]); k++)
+		cp = (cp << 6) | (p[k] & 0x3F);
+	if (k < n && k == avail && !at_end)
+		return false;
+
+	report->length = maximal_subpart(p, avail);
+
+	if (k == n) {
+		report->codepoint = cp;
+		report->shadow_length = n;
+		report->path_trick = cp < 0x80;
+		if (cp < lenient_minimum[n])
+			report->reason = UTF8GUARD_REASON_OVERLONG;
+		else if (cp >= 0xD800 && cp <= 0xDFFF)
+			report->reason = UTF8GUARD_REASON_SURROGATE;
+		else
+			report->reason = UTF8GUARD_REASON_OUT_OF_RANGE;
+		return true;
+	}
+
+	/* Incomplete lenient reading: C0, C1 and F5..FD never appear. */
+	if (strict_length(p[0]) == 0) {
+		report->reason = UTF8GUARD_REASON_INVALID_BYTE;
+		return true;
+	}
+	/* A continuation byte outside E0, ED, F0 or F4's second-byte range. */
+	if (k >= 2 && report->length == 1) {
+		if (p[0] == 0xED)
+			report->reason = UTF8GUARD_REASON_SURROGATE;
+		else if (p[0] == 0xF4)
+			report->reason = UTF8GUARD_REASON_OUT_OF_RANGE;
+		else
+			report->reason = UTF8GUARD_REASON_OVERLONG;
+		return true;
+	}
+	report->reason = UTF8GUARD_REASON_TRUNCATED;
+	return true;
+}
+
+/**
+ * utf8guard_next_error() - find the next ill-formed sequence
+ * @buf: bytes to check
+ * @len: number of bytes in @buf
+ * @pos: in: offset to start at; out: where the step stopped (see Return)
+ * @at_end: no bytes follow @buf; when false, a sequence cut by the end of
+ *	@buf is left undecided instead of being reported
+ * @report: filled with the error, offsets relative to @buf
+ *
+ * Return: %UTF8GUARD_STEP_CLEAN with *@pos == @len when the rest is
+ * well-formed; %UTF8GUARD_STEP_ERROR with *@pos == @report->offset;
+ * %UTF8GUARD_STEP_NEED_MORE with *@pos at the undecided tail (only when
+ * @at_end is false).  To resume after an error, start again at
+ * @report->offset + @report->length.
+ */
+enum utf8guard_step utf8guard_next_error(const u8 *buf, size_t len,
+					 size_t *pos, bool at_end,
+					 struct utf8guard_report *report)
+{
+	size_t i = *pos;
+	unsigned int n;
+
+	while (i < len) {
+		if (buf[i] < 0x80) {
+			i++;
+			continue;
+		}
+		n = well_formed_length(buf + i, len - i);
+		if (n) {
+			i += n;
+			continue;
+		}
+		*pos = i;
+		if (!describe_error(buf, len, i, at_end, report))
+			return UTF8GUARD_STEP_NEED_MORE;
+		return UTF8GUARD_STEP_ERROR;
+	}
+	*pos = len;
+	return UTF8GUARD_STEP_CLEAN;
+}
+
+/**
+ * utf8guard_first_error() - validate a complete buffer
+ * @buf: bytes to check
+ * @len: number of bytes in @buf
+ * @report: filled with the first ill-formed sequence, if any
+ *
+ * Return: true if @buf is ill-formed (and @report describes why).
+ */
+bool utf8guard_first_error(const u8 *buf, size_t len,
+			   struct utf8guard_report *report)
+{
+	size_t pos = 0;
+
+	return utf8guard_next_error(buf, len, &pos, true, report) ==
+	       UTF8GUARD_STEP_ERROR;
+}
+
+/**
+ * utf8guard_scan() - report every ill-formed sequence of a complete buffer
+ * @buf: bytes to check
+ * @len: number of bytes in @buf
+ * @fn: called for each error in order; may be NULL
+ * @arg: passed to @fn
+ *
+ * After each error the scan resumes after its maximal subpart, so the
+ * errors are those a U+FFFD-substituting decoder would replace.
+ *
+ * Return: the number of errors reported (up to the one @fn stopped at).
+ */
+u64 utf8guard_scan(const u8 *buf, size_t len, utf8guard_error_fn fn,
+		   void *arg)
+{
+	struct utf8guard_report report;
+	size_t pos = 0;
+	u64 count = 0;
+
+	while (utf8guard_next_error(buf, len, &pos, true, &report) ==
+	       UTF8GUARD_STEP_ERROR) {
+		count++;
+		if (fn && !fn(&report, arg))
+			break;
+		pos = report.offset + report.length;
+	}
+	return count;
+}
+
+/**
+ * utf8guard_stream_init() - start a new stream
+ * @stream: state to reset
+ */
+void utf8guard_stream_init(struct utf8guard_stream *stream)
+{
+	stream->consumed = 0;
+	stream->errors = 0;
+	stream->first.offset = 0;
+	stream->first.length = 0;
+	stream->first.codepoint = 0;
+	stream->first.reason = UTF8GUARD_REASON_NONE;
+	stream->first.shadow_length = 0;
+	stream->first.path_trick = false;
+	stream->stopped = false;
+	stream->carry_length = 0;
+}
+
+/* Count an error found at @base + @report->offset and hand it to @fn. */
+static bool stream_report(struct utf8guard_stream *stream,
+			  const struct utf8guard_report *report, u64 base,
+			  utf8guard_error_fn fn, void *arg)
+{
+	struct utf8guard_report absolute = *report;
+
+	absolute.offset += base;
+	if (stream->errors++ == 0)
+		stream->first = absolute;
+	if (fn && !fn(&absolute, arg)) {
+		stream->stopped = true;
+		return false;
+	}
+	return true;
+}
+
+static void stream_keep(struct utf8guard_stream *stream, const u8 *tail,
+			size_t length)
+{
+	size_t k;
+
+	for (k = 0; k < length; k++)
+		stream->carry[k] = tail[k];
+	stream->carry_length = length;
+}
+
+/*
+ * Decide the sequences that start in the carry, using the first bytes of
+ * the new chunk.  Returns the offset in @buf to go on from, or @len + 1
+ * when the stream must wait for more (or was stopped).
+ */
+static size_t stream_settle_carry(struct utf8guard_stream *stream,
+				  const u8 *buf, size_t len,
+				  utf8guard_error_fn fn, void *arg)
+{
+	u8 joined[2 * UTF8GUARD_MAX_SHADOW_LENGTH];
+	size_t carried = stream->carry_length;
+	size_t take = len < UTF8GUARD_MAX_SHADOW_LENGTH ?
+		      len : UTF8GUARD_MAX_SHADOW_LENGTH;
+	size_t joined_length = carried + take;
+	struct utf8guard_report report;
+	enum utf8guard_step step;
+	size_t pos = 0;
+	size_t k;
+
+	for (k = 0; k < carried; k++)
+		joined[k] = stream->carry[k];
+	for (k = 0; k < take; k++)
+		joined[carried + k] = buf[k];
+
+	while (pos < carried) {
+		step = utf8guard_next_error(joined, joined_length, &pos, false,
+					    &report);
+		if (step == UTF8GUARD_STEP_ERROR && pos < carried) {
+			if (!stream_report(stream, &report, stream->consumed,
+					   fn, arg))
+				return len + 1;
+			pos = report.offset + report.length;
+			continue;
+		}
+		if (step == UTF8GUARD_STEP_NEED_MORE && pos < carried) {
+			/*
+			 * Still undecided: then @take was all of @buf, since
+			 * six more bytes decide any sequence.
+			 */
+			stream->consumed += pos;
+			stream_keep(stream, joined + pos, joined_length - pos);
+			return len + 1;
+		}
+		break;
+	}
+	stream->consumed += carried;
+	stream->carry_length = 0;
+	return pos - carried;
+}
+
+/**
+ * utf8guard_stream_feed() - validate the next chunk of a stream
+ * @stream: state from utf8guard_stream_init()
+ * @buf: the chunk
+ * @len: number of bytes in @buf
+ * @fn: called for each error, with offsets from the start of the stream;
+ *	may be NULL (then only @stream->errors and @stream->first change)
+ * @arg: passed to @fn
+ *
+ * A sequence cut by the end of @buf is held in @stream (at most five bytes)
+ * until the next chunk or utf8guard_stream_end() decides it.
+ */
+void utf8guard_stream_feed(struct utf8guard_stream *stream, const u8 *buf,
+			   size_t len, utf8guard_error_fn fn, void *arg)
+{
+	struct utf8guard_report report;
+	enum utf8guard_step step;
+	size_t pos = 0;
+
+	if (stream->stopped)
+		return;
+	if (stream->carry_length) {
+		pos = stream_settle_carry(stream, buf, len, fn, arg);
+		if (pos > len)
+			return;
+	}
+	for (;;) {
+		step = utf8guard_next_error(buf, len, &pos, false, &report);
+		if (step == UTF8GUARD_STEP_CLEAN) {
+			stream->consumed += len;
+			return;
+		}
+		if (step == UTF8GUARD_STEP_NEED_MORE) {
+			stream->consumed += pos;
+			stream_keep(stream, buf + pos, len - pos);
+			return;
+		}
+		if (!stream_report(stream, &report, stream->consumed, fn, arg))
+			return;
+		pos = report.offset + report.length;
+	}
+}
+
+/**
+ * utf8guard_stream_end() - the stream is complete: decide what is held
+ * @stream: state from utf8guard_stream_init()
+ * @fn: called for each error; may be NULL
+ * @arg: passed to @fn
+ */
+void utf8guard_stream_end(struct utf8guard_stream *stream,
+			  utf8guard_error_fn fn, void *arg)
+{
+	struct utf8guard_report report;
+	size_t pos = 0;
+
+	if (stream->stopped || !stream->carry_length)
+		return;
+	while (utf8guard_next_error(stream->carry, stream->carry_length, &pos,
+				    true, &report) == UTF8GUARD_STEP_ERROR) {
+		if (!stream_report(stream, &report, stream->consumed, fn, arg))
+			return;
+		pos = report.offset + report.length;
+	}
+	stream->consumed += stream->carry_length;
+	stream->carry_length = 0;
+}
+
+/**
+ * utf8guard_reason_name() - the stable word for a reason
+ * @reason: an enum utf8guard_reason value
+ *
+ * Return: "truncated", "overlong", ...; "unknown" for an invalid value.
+ */
+const char *utf8guard_reason_name(unsigned int reason)
+{
+	if (reason >= UTF8GUARD_REASON_COUNT)
+		return "unknown";
+	return reason_names[reason];
+}
+
+/**
+ * utf8guard_reason_from_name() - parse a reason word
+ * @word: the word, not necessarily NUL-terminated
+ * @len: its length
+ *
+ * Return: the enum utf8guard_reason value, or -1 if @word is not one.
+ */
+int utf8guard_reason_from_name(const char *word, size_t len)
+{
+	unsigned int r;
+	size_t k;
+
+	for (r = 0; r < UTF8GUARD_REASON_COUNT; r++) {
+		const char *name = reason_names[r];
+
+		for (k = 0; k < len && name[k] && name[k] == word[k]; k++)
+			;
+		if (k == len && !name[k])
+			return r;
+	}
+	return -1;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Type shim for the shared validator core.
+ *
+ * The core (utf8guard_core.c, utf8guard_policy.c) is compiled verbatim
+ * into the kernel module and into the userspace CLI.  This header is the
+ * only place where the two worlds differ: it provides u8/u16/u32/u64, bool
+ * and size_t, and nothing else.  The core uses no libc and no other kernel
+ * header.
+ */
+#ifndef UTF8GUARD_TYPES_H
+#define UTF8GUARD_TYPES_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+#endif
+
+#endif /* UTF8GUARD_TYPES_H */
