@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# utf8guard - strict UTF-8 at the kernel boundary.
+#
+#   make              build the CLI and the module (for the running kernel,
+#                     or KERNELDIR=/path/to/kernel/build)
+#   make check        install what the tests need, then run every test suite
+#   make demo         boot Debian's stock kernel in qemu and show the module
+#   make fuzz         long libFuzzer run on the validator core
+#   make install      install the module (modules_install + depmod) and CLI
+#
+# The kernel module itself is described by ./Kbuild; this Makefile is only
+# the user-facing front end.
+
+KERNELRELEASE ?= $(shell uname -r)
+KERNELDIR ?= /lib/modules/$(KERNELRELEASE)/build
+PREFIX ?= /usr
+DESTDIR ?=
+DEPMOD ?= depmod
+BUILD ?= build
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE $(CFLAGS)
+
+CORE_SOURCES := kernel/utf8guard_core.c
+CLI_SOURCES := $(wildcard userspace/*.c)
+CLI_OBJECTS := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SOURCES) $(CORE_SOURCES))
+CLI_HEADERS := $(wildcard userspace/*.h kernel/utf8guard_*.h)
+CLI := $(BUILD)/utf8guardctl
+
+all: cli module
+
+cli: $(CLI)
+
+$(CLI): $(CLI_OBJECTS)
+	$(CC) $(USER_CFLAGS) -o $@ $^
+
+$(BUILD)/%.o: %.c $(CLI_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -c -o $@ $<
+
+# The core must stay freestanding: it is compiled into the kernel too.
+core-freestanding: $(CORE_SOURCES)
+	@mkdir -p $(BUILD)/freestanding
+	$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -ffreestanding -nostdlib \
+		-c -o $(BUILD)/freestanding/utf8guard_core.o $<
+	@echo "core: compiles with -ffreestanding -nostdlib"
+
+module:
+	@if [ ! -d "$(KERNELDIR)" ]; then \
+		echo "error: no kernel build tree at $(KERNELDIR)" >&2; \
+		echo "  install the headers of the kernel you run (apt install linux-headers-$(KERNELRELEASE))" >&2; \
+		echo "  or name a tree: make module KERNELDIR=/usr/src/linux-headers-<version>" >&2; \
+		exit 2; \
+	fi
+	$(MAKE) -C $(KERNELDIR) M=$(CURDIR) modules
+
+module-install: module
+	$(MAKE) -C $(KERNELDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) modules_install
+	$(DEPMOD) -b "$(or $(DESTDIR),/)" -a $(KERNELRELEASE)
+
+cli-install: cli
+	install -D -m 0755 $(CLI) $(DESTDIR)$(PREFIX)/sbin/utf8guardctl
+
+install: cli-install module-install
+
+check:
+	tests/run-all.sh
+
+demo:
+	tests/demo.sh
+
+fuzz:
+	tests/core/run.sh fuzz-long
+
+clean:
+	rm -rf $(BUILD)
+	-[ -d "$(KERNELDIR)" ] && $(MAKE) -C $(KERNELDIR) M=$(CURDIR) clean
+
+.PHONY: all cli module module-install cli-install install check demo fuzz \
+	clean core-freestanding
