@@ -13,7 +13,7 @@
 # with `make -C <tree> M=<dir>`.
 # Usage: tests/vm/build-test-kernel.sh
 set -euo pipefail
-# shellcheck source=tests/vm/kernel-cache-lib.sh
+# shellcheck source=kernel-cache-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/kernel-cache-lib.sh"
 
 log() { echo "build-test-kernel: $*" >&2; }

@@ -9,7 +9,7 @@
 #   lock                     flock(1) lock file serialising builds
 # <key> = first 16 hex of sha256(fragment, linux-source version, gcc
 # version, KEY_EPOCH); bump KEY_EPOCH when the build procedure changes.
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034  # variables are used by includers
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE_DIR=${UTF8GUARD_CACHE:-/var/cache/utf8guard}

@@ -9,7 +9,7 @@
 #                                          (tools/testing/kunit/kunit.py,
 #                                           scripts/checkpatch.pl)
 set -euo pipefail
-# shellcheck source=tests/vm/kernel-cache-lib.sh
+# shellcheck source=kernel-cache-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/kernel-cache-lib.sh"
 
 case "${1:-}" in
