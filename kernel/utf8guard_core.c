@@ -234,6 +234,7 @@ enum utf8guard_step utf8guard_next_error(const u8 *buf, size_t len,
 	*pos = len;
 	return UTF8GUARD_STEP_CLEAN;
 }
+UTF8GUARD_EXPORT(utf8guard_next_error);
 
 /**
  * utf8guard_first_error() - validate a complete buffer
@@ -251,6 +252,7 @@ bool utf8guard_first_error(const u8 *buf, size_t len,
 	return utf8guard_next_error(buf, len, &pos, true, report) ==
 	       UTF8GUARD_STEP_ERROR;
 }
+UTF8GUARD_EXPORT(utf8guard_first_error);
 
 /**
  * utf8guard_scan() - report every ill-formed sequence of a complete buffer
@@ -280,6 +282,7 @@ u64 utf8guard_scan(const u8 *buf, size_t len, utf8guard_error_fn fn,
 	}
 	return count;
 }
+UTF8GUARD_EXPORT(utf8guard_scan);
 
 /**
  * utf8guard_stream_init() - start a new stream
@@ -298,6 +301,7 @@ void utf8guard_stream_init(struct utf8guard_stream *stream)
 	stream->stopped = false;
 	stream->carry_length = 0;
 }
+UTF8GUARD_EXPORT(utf8guard_stream_init);
 
 /* Count an error found at @base + @report->offset and hand it to @fn. */
 static bool stream_report(struct utf8guard_stream *stream,
@@ -418,6 +422,7 @@ void utf8guard_stream_feed(struct utf8guard_stream *stream, const u8 *buf,
 		pos = report.offset + report.length;
 	}
 }
+UTF8GUARD_EXPORT(utf8guard_stream_feed);
 
 /**
  * utf8guard_stream_end() - the stream is complete: decide what is held
@@ -442,6 +447,7 @@ void utf8guard_stream_end(struct utf8guard_stream *stream,
 	stream->consumed += stream->carry_length;
 	stream->carry_length = 0;
 }
+UTF8GUARD_EXPORT(utf8guard_stream_end);
 
 /**
  * utf8guard_reason_name() - the stable word for a reason
@@ -455,6 +461,7 @@ const char *utf8guard_reason_name(unsigned int reason)
 		return "unknown";
 	return reason_names[reason];
 }
+UTF8GUARD_EXPORT(utf8guard_reason_name);
 
 /**
  * utf8guard_reason_from_name() - parse a reason word
@@ -478,3 +485,4 @@ int utf8guard_reason_from_name(const char *word, size_t len)
 	}
 	return -1;
 }
+UTF8GUARD_EXPORT(utf8guard_reason_from_name);

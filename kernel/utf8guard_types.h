@@ -4,15 +4,19 @@
  *
  * The core (utf8guard_core.c, utf8guard_policy.c) is compiled verbatim
  * into the kernel module and into the userspace CLI.  This header is the
- * only place where the two worlds differ: it provides u8/u16/u32/u64, bool
- * and size_t, and nothing else.  The core uses no libc and no other kernel
- * header.
+ * only place where the two worlds differ: it provides u8/u16/u32/u64, bool,
+ * size_t and UTF8GUARD_EXPORT() (EXPORT_SYMBOL_GPL in the kernel, nothing
+ * in userspace), and nothing else.  The core uses no libc and no other
+ * kernel header.
  */
 #ifndef UTF8GUARD_TYPES_H
 #define UTF8GUARD_TYPES_H
 
 #ifdef __KERNEL__
+#include <linux/export.h>
 #include <linux/types.h>
+
+#define UTF8GUARD_EXPORT(symbol) EXPORT_SYMBOL_GPL(symbol)
 #else
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,6 +26,8 @@ typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
+
+#define UTF8GUARD_EXPORT(symbol)
 #endif
 
 #endif /* UTF8GUARD_TYPES_H */

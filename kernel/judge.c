@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Judging checks under the current policy: count, log, trace, and turn the
+ * mode into a verdict.  This is where a refused name becomes -EILSEQ.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/errno.h>
+#include <linux/printk.h>
+#include <linux/sched.h>
+
+#include "stats.h"
+#include "utf8guard.h"
+
+#define CREATE_TRACE_POINTS
+#include "utf8guard_trace.h"
+
+/* Bytes of context logged on each side of the maximal subpart. */
+#define LOG_CONTEXT_BYTES 4
+
+static void log_violation(const struct utf8guard_policy *policy,
+			  const struct utf8guard_report *report,
+			  const u8 *bytes, size_t len, const char *operation)
+{
+	size_t start = report->offset, end = start + report->length;
+	size_t before = min_t(size_t, start, LOG_CONTEXT_BYTES);
+	size_t after = bytes ? min_t(size_t, len - end, LOG_CONTEXT_BYTES) : 0;
+
+	if (!bytes || end > len) {
+		pr_warn_ratelimited("%s %s from %.*s[%d]: %s at offset %llu\n",
+				    policy->mode == UTF8GUARD_MODE_ENFORCE ?
+				    "refused" : "audit: would refuse",
+				    operation, TASK_COMM_LEN, current->comm,
+				    task_pid_nr(current),
+				    utf8guard_reason_name(report->reason),
+				    report->offset);
+		return;
+	}
+	/* comm is escaped: it is chosen by the process. */
+	pr_warn_ratelimited("%s %s from \"%*pEhp\"[%d]: %s at offset %llu: %*ph [%*ph] %*ph%s\n",
+			    policy->mode == UTF8GUARD_MODE_ENFORCE ?
+			    "refused" : "audit: would refuse",
+			    operation, (int)strnlen(current->comm, TASK_COMM_LEN),
+			    current->comm, task_pid_nr(current),
+			    utf8guard_reason_name(report->reason),
+			    report->offset, (int)before, bytes + start - before,
+			    (int)report->length, bytes + start, (int)after,
+			    bytes + end,
+			    report->path_trick ? " (path trick)" : "");
+}
+
+/**
+ * utf8guard_judge() - count, log and decide one check
+ * @policy: the snapshot the check was made under (utf8guard_policy_get())
+ * @report: the first error @policy refuses, or NULL if there was none
+ * @bytes: the checked bytes, for the log line; may be NULL
+ * @len: number of bytes at @bytes
+ * @operation: what was checked, for the log and trace (e.g. "mkdir")
+ *
+ * For callers that scan their own bytes (streams, packets): call once per
+ * checked object.  Counts it in stats/checked and, for a violation, in
+ * stats/<reason> and stats/rejected or stats/audited; logs one
+ * rate-limited line with the bad span in hex; fires the
+ * utf8guard:utf8guard_violation tracepoint.  Does nothing in mode off.
+ *
+ * Context: any context.
+ * Return: -EILSEQ if @report is a violation and the mode is enforce,
+ * otherwise 0.
+ */
+int utf8guard_judge(const struct utf8guard_policy *policy,
+		    const struct utf8guard_report *report, const u8 *bytes,
+		    size_t len, const char *operation)
+{
+	if (policy->mode == UTF8GUARD_MODE_OFF)
+		return 0;
+	stats_add(STAT_CHECKED);
+	if (!report)
+		return 0;
+	if (report->reason < UTF8GUARD_REASON_COUNT)
+		stats_add(STAT_REASON_FIRST + report->reason);
+	trace_utf8guard_violation(operation, policy->mode, report);
+	log_violation(policy, report, bytes, len, operation);
+	if (policy->mode == UTF8GUARD_MODE_AUDIT) {
+		stats_add(STAT_AUDITED);
+		return 0;
+	}
+	stats_add(STAT_REJECTED);
+	return -EILSEQ;
+}
+EXPORT_SYMBOL_GPL(utf8guard_judge);
+
+static int check_bytes(const char *text, size_t len, const char *operation)
+{
+	struct utf8guard_policy policy = utf8guard_policy_get();
+	struct utf8guard_report report;
+	bool refused;
+
+	if (policy.mode == UTF8GUARD_MODE_OFF)
+		return 0;
+	refused = utf8guard_first_violation(policy.classes, (const u8 *)text,
+					    len, &report);
+	return utf8guard_judge(&policy, refused ? &report : NULL,
+			       (const u8 *)text, len, operation);
+}
+
+/**
+ * utf8guard_check_name() - check one new filename component
+ * @name: the component (not NUL-terminated necessarily)
+ * @len: its length in bytes
+ * @operation: what creates it, for the log and trace (e.g. "mkdir")
+ *
+ * Checks @name under the current policy's classes, then counts, logs and
+ * decides as utf8guard_judge().
+ *
+ * Context: any context; does not sleep.
+ * Return: -EILSEQ to refuse (mode enforce), otherwise 0.
+ */
+int utf8guard_check_name(const char *name, size_t len, const char *operation)
+{
+	return check_bytes(name, len, operation);
+}
+EXPORT_SYMBOL_GPL(utf8guard_check_name);
+
+/**
+ * utf8guard_check_path() - check a path or other text: a symlink target,
+ *	a payload
+ * @path: the bytes
+ * @len: their number
+ * @operation: what carries them, for the log and trace (e.g. "symlink")
+ *
+ * Like utf8guard_check_name() for a whole path.
+ *
+ * Context: any context; does not sleep.
+ * Return: -EILSEQ to refuse (mode enforce), otherwise 0.
+ */
+int utf8guard_check_path(const char *path, size_t len, const char *operation)
+{
+	return check_bytes(path, len, operation);
+}
+EXPORT_SYMBOL_GPL(utf8guard_check_path);

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * utf8guard.ko: strict UTF-8 at the kernel boundary.
+ *
+ * This module holds the validator core, the policy and its sysfs control
+ * interface, and exports the helpers (utf8guard.h) that the filesystem and
+ * netfilter hook modules use.  It hooks nothing itself.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+
+#include "policy_state.h"
+#include "sysfs.h"
+#include "utf8guard.h"
+#include "utf8guard_version.h"
+
+static char *mode_param;
+module_param_named(mode, mode_param, charp, 0);
+MODULE_PARM_DESC(mode, "Mode at load: off, audit or enforce (default enforce)");
+
+static char *policy_param;
+module_param_named(policy, policy_param, charp, 0);
+MODULE_PARM_DESC(policy,
+		 "Check classes at load, as written to the policy file; separate words with commas or quoted spaces (default \"strict path-tricks\")");
+
+static int __init utf8guard_init(void)
+{
+	char mode[UTF8GUARD_POLICY_TEXT_MAX], classes[UTF8GUARD_POLICY_TEXT_MAX];
+	struct utf8guard_policy policy;
+	int ret;
+
+	ret = policy_state_init(mode_param, policy_param);
+	if (ret)
+		return ret;
+	ret = sysfs_interface_init();
+	if (ret) {
+		pr_err("cannot create /sys/kernel/utf8guard: %d\n", ret);
+		return ret;
+	}
+	policy = utf8guard_policy_get();
+	utf8guard_format_mode(policy.mode, mode, sizeof(mode));
+	utf8guard_format_policy(policy.classes, classes, sizeof(classes));
+	pr_info("%s loaded: mode %s, policy %s\n", UTF8GUARD_VERSION, mode,
+		classes);
+	return 0;
+}
+
+static void __exit utf8guard_exit(void)
+{
+	sysfs_interface_exit();
+	pr_info("unloaded\n");
+}
+
+module_init(utf8guard_init);
+module_exit(utf8guard_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_VERSION(UTF8GUARD_VERSION);
+MODULE_DESCRIPTION("Strict UTF-8 (RFC 3629) validation and policy for names and payloads");
+MODULE_AUTHOR("utf8guard developers");

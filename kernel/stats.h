@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Counters of utf8guard.ko, shown in /sys/kernel/utf8guard/stats/. */
+#ifndef UTF8GUARD_STATS_H
+#define UTF8GUARD_STATS_H
+
+#include "utf8guard_core.h"
+
+enum stat_counter {
+	STAT_CHECKED,
+	STAT_REJECTED,
+	STAT_AUDITED,
+	/* One per reason, indexed by STAT_REASON_FIRST + enum utf8guard_reason. */
+	STAT_REASON_FIRST,
+	STAT_COUNT = STAT_REASON_FIRST + UTF8GUARD_REASON_COUNT
+};
+
+void stats_add(enum stat_counter counter);
+u64 stats_read(enum stat_counter counter);
+void stats_reset(void);
+
+#endif /* UTF8GUARD_STATS_H */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * utf8guard: the API utf8guard.ko exports to other kernel code.
+ *
+ * Pure validation, from the shared core (utf8guard_core.h), no policy:
+ *	utf8guard_first_error()		validate a buffer, first error report
+ *	utf8guard_next_error()		step through errors, or a chunk
+ *	utf8guard_scan()		every error of a buffer
+ *	utf8guard_stream_init/feed/end() state carried across chunks (skb
+ *					fragments, TCP segments)
+ *
+ * Policy and classes, from the shared policy code (utf8guard_policy.h):
+ *	utf8guard_classes_refuse(), utf8guard_first_violation(), and the
+ *	word and parse helpers
+ *
+ * Under the current policy, counted in /sys/kernel/utf8guard/stats and
+ * logged (this header):
+ *	utf8guard_policy_get()		a lockless snapshot of mode and classes
+ *	utf8guard_check_name()		one new filename component
+ *	utf8guard_check_path()		a path: symlink target, payload
+ *	utf8guard_judge()		count, log and decide one check whose
+ *					bytes the caller scanned itself
+ *
+ * All of these may be called in any context, including softirq, and
+ * never sleep.
+ */
+#ifndef UTF8GUARD_H
+#define UTF8GUARD_H
+
+#include "utf8guard_core.h"
+#include "utf8guard_policy.h"
+
+struct utf8guard_policy utf8guard_policy_get(void);
+int utf8guard_check_name(const char *name, size_t len, const char *operation);
+int utf8guard_check_path(const char *path, size_t len, const char *operation);
+int utf8guard_judge(const struct utf8guard_policy *policy,
+		    const struct utf8guard_report *report, const u8 *bytes,
+		    size_t len, const char *operation);
+
+#endif /* UTF8GUARD_H */

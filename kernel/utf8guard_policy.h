@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * utf8guard policy: the mode, the check classes, their words, and which
+ * ill-formed sequences a set of classes refuses.
+ *
+ * Pure functions, compiled verbatim into the module and the CLI (like the
+ * core), so that `utf8guardctl` parses and judges exactly as the kernel.
+ */
+#ifndef UTF8GUARD_POLICY_H
+#define UTF8GUARD_POLICY_H
+
+#include "utf8guard_core.h"
+
+enum utf8guard_mode {
+	UTF8GUARD_MODE_OFF = 0,
+	UTF8GUARD_MODE_AUDIT,
+	UTF8GUARD_MODE_ENFORCE,
+	UTF8GUARD_MODE_COUNT
+};
+
+/* Check classes; the bit numbers and words are ABI. */
+enum utf8guard_class_bit {
+	UTF8GUARD_CLASS_BIT_STRICT = 0,
+	UTF8GUARD_CLASS_BIT_PATH_TRICKS,
+	UTF8GUARD_CLASS_BIT_COUNT
+};
+
+#define UTF8GUARD_CLASS_STRICT		(1U << UTF8GUARD_CLASS_BIT_STRICT)
+#define UTF8GUARD_CLASS_PATH_TRICKS	(1U << UTF8GUARD_CLASS_BIT_PATH_TRICKS)
+#define UTF8GUARD_CLASSES_ALL		((1U << UTF8GUARD_CLASS_BIT_COUNT) - 1)
+#define UTF8GUARD_CLASSES_DEFAULT \
+	(UTF8GUARD_CLASS_STRICT | UTF8GUARD_CLASS_PATH_TRICKS)
+
+/* Longest text utf8guard_format_policy() or _mode() writes, with NUL. */
+#define UTF8GUARD_POLICY_TEXT_MAX	128
+
+/**
+ * struct utf8guard_policy - what to check and what to do about it
+ * @mode: an enum utf8guard_mode value
+ * @classes: UTF8GUARD_CLASS_* bits
+ */
+struct utf8guard_policy {
+	u32 mode;
+	u32 classes;
+};
+
+/**
+ * struct utf8guard_parse_error - why a mode or policy text was refused
+ * @message: what was wrong, e.g. "unknown class"
+ * @offset: where in the text the offending word starts
+ * @length: its length (0 when the text as a whole is wrong)
+ */
+struct utf8guard_parse_error {
+	const char *message;
+	size_t offset;
+	size_t length;
+};
+
+const char *utf8guard_mode_name(unsigned int mode);
+const char *utf8guard_class_name(unsigned int bit);
+
+bool utf8guard_parse_mode(const char *text, size_t len, u32 *mode,
+			  struct utf8guard_parse_error *error);
+bool utf8guard_parse_policy(const char *text, size_t len, u32 edit_base,
+			    u32 *classes, struct utf8guard_parse_error *error);
+bool utf8guard_parse_flag(const char *text, size_t len, bool *value,
+			  struct utf8guard_parse_error *error);
+
+size_t utf8guard_format_mode(u32 mode, char *buf, size_t size);
+size_t utf8guard_format_policy(u32 classes, char *buf, size_t size);
+
+bool utf8guard_classes_refuse(u32 classes,
+			      const struct utf8guard_report *report);
+bool utf8guard_first_violation(u32 classes, const u8 *buf, size_t len,
+			       struct utf8guard_report *report);
+
+#endif /* UTF8GUARD_POLICY_H */

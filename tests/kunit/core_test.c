@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite utf8guard_core: the validator core as compiled into the
+ * kernel, called through utf8guard.ko's exports.
+ */
+#include <kunit/test.h>
+#include <linux/vmalloc.h>
+
+#include "utf8guard.h"
+
+struct core_case {
+	const char *name;
+	const u8 *bytes;
+	size_t len;
+	bool valid;
+	u64 offset;
+	u32 length;
+	u8 reason;
+	u32 codepoint;
+	u8 shadow_length;
+	bool path_trick;
+};
+
+#define BYTES(...) (const u8[]){ __VA_ARGS__ }, sizeof((const u8[]){ __VA_ARGS__ })
+#define VALID(n, ...) { n, BYTES(__VA_ARGS__), true }
+#define BAD(n, off, len, why, cp, shadow, trick, ...) \
+	{ n, BYTES(__VA_ARGS__), false, off, len, UTF8GUARD_REASON_##why, \
+	  cp, shadow, trick }
+
+static const struct core_case core_cases[] = {
+	VALID("ascii", 'a', '/', '.'),
+	VALID("two-byte", 0xc3, 0xa9),
+	VALID("three-byte edges", 0xe0, 0xa0, 0x80, 0xed, 0x9f, 0xbf),
+	VALID("four-byte edges", 0xf0, 0x90, 0x80, 0x80, 0xf4, 0x8f, 0xbf, 0xbf),
+	BAD("classic /../ attack", 1, 1, OVERLONG, 0x2e, 2, true,
+	    0x2f, 0xc0, 0xae, 0x2e, 0x2f),
+	BAD("overlong NUL", 0, 1, OVERLONG, 0, 2, true, 0xc0, 0x80),
+	BAD("three-byte overlong NUL", 0, 1, OVERLONG, 0, 3, true,
+	    0xe0, 0x80, 0x80),
+	BAD("surrogate", 0, 1, SURROGATE, 0xd800, 3, false, 0xed, 0xa0, 0x80),
+	BAD("CESU-8 pair", 0, 1, SURROGATE, 0xd84c, 3, false,
+	    0xed, 0xa1, 0x8c, 0xed, 0xbe, 0xb4),
+	BAD("above U+10FFFF", 0, 1, OUT_OF_RANGE, 0x110000, 4, false,
+	    0xf4, 0x90, 0x80, 0x80),
+	BAD("five-byte form", 0, 1, OUT_OF_RANGE, 0x200000, 5, false,
+	    0xf8, 0x88, 0x80, 0x80, 0x80),
+	BAD("six-byte overlong slash", 0, 1, OVERLONG, 0x2f, 6, true,
+	    0xfc, 0x80, 0x80, 0x80, 0x80, 0xaf),
+	BAD("truncated at end", 1, 2, TRUNCATED, 0, 0, false, 'a', 0xe2, 0x82),
+	BAD("lone continuation", 0, 1, UNEXPECTED_CONTINUATION, 0, 0, false,
+	    0x80),
+	BAD("FE", 0, 1, INVALID_BYTE, 0, 0, false, 0xfe),
+	BAD("C0 before ASCII", 0, 1, INVALID_BYTE, 0, 0, false, 0xc0, 'a'),
+};
+
+static void check_report(struct kunit *test, const struct core_case *c,
+			 bool error, const struct utf8guard_report *r)
+{
+	KUNIT_EXPECT_EQ_MSG(test, !error, c->valid, "%s", c->name);
+	if (!error || c->valid)
+		return;
+	KUNIT_EXPECT_EQ_MSG(test, r->offset, c->offset, "%s", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, r->length, c->length, "%s", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, r->reason, c->reason, "%s", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, r->codepoint, c->codepoint, "%s", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, r->shadow_length, c->shadow_length, "%s",
+			    c->name);
+	KUNIT_EXPECT_EQ_MSG(test, r->path_trick, c->path_trick, "%s", c->name);
+}
+
+static void core_table(struct kunit *test)
+{
+	struct utf8guard_report r;
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(core_cases); k++) {
+		const struct core_case *c = &core_cases[k];
+
+		check_report(test, c, utf8guard_first_error(c->bytes, c->len, &r),
+			     &r);
+	}
+}
+
+/* Byte-at-a-time streaming gives the same first report. */
+static void core_stream_byte_by_byte(struct kunit *test)
+{
+	struct utf8guard_stream stream;
+	size_t k, i;
+
+	for (k = 0; k < ARRAY_SIZE(core_cases); k++) {
+		const struct core_case *c = &core_cases[k];
+
+		utf8guard_stream_init(&stream);
+		for (i = 0; i < c->len; i++)
+			utf8guard_stream_feed(&stream, c->bytes + i, 1, NULL,
+					      NULL);
+		utf8guard_stream_end(&stream, NULL, NULL);
+		KUNIT_EXPECT_EQ_MSG(test, stream.consumed, (u64)c->len, "%s",
+				    c->name);
+		check_report(test, c, stream.errors != 0, &stream.first);
+	}
+}
+
+static void core_scan_counts_maximal_subparts(struct kunit *test)
+{
+	/* c0 | ae | 41 | 80: three errors, as three U+FFFD. */
+	static const u8 bytes[] = { 0xc0, 0xae, 0x41, 0x80 };
+	/* e0 80 | 80: the second 80 is its own error. */
+	static const u8 overlong[] = { 0xe0, 0x80, 0x80 };
+
+	KUNIT_EXPECT_EQ(test, utf8guard_scan(bytes, sizeof(bytes), NULL, NULL),
+			3ULL);
+	KUNIT_EXPECT_EQ(test, utf8guard_scan(overlong, sizeof(overlong), NULL,
+					     NULL), 3ULL);
+}
+
+/* A large buffer: valid text, then one error near the end. */
+static void core_large_buffer(struct kunit *test)
+{
+	static const u8 pattern[] = { 'a', 0xc3, 0xa9, 0xe2, 0x82, 0xac,
+				      0xf0, 0x9f, 0x98, 0x80 };
+	const size_t size = 1 << 20;
+	struct utf8guard_report r;
+	u8 *buf = vmalloc(size);
+	size_t k;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (k = 0; k + sizeof(pattern) <= size; k += sizeof(pattern))
+		memcpy(buf + k, pattern, sizeof(pattern));
+	memset(buf + k, 'z', size - k);
+	KUNIT_EXPECT_FALSE(test, utf8guard_first_error(buf, size, &r));
+	buf[size - 2] = 0xc0;
+	buf[size - 1] = 0xaf;
+	KUNIT_EXPECT_TRUE(test, utf8guard_first_error(buf, size, &r));
+	KUNIT_EXPECT_EQ(test, r.offset, (u64)(size - 2));
+	KUNIT_EXPECT_EQ(test, r.codepoint, 0x2fU);
+	vfree(buf);
+}
+
+static void core_reason_words(struct kunit *test)
+{
+	static const char *const words[] = {
+		"none", "truncated", "unexpected-continuation", "invalid-byte",
+		"overlong", "surrogate", "out-of-range",
+	};
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(words); k++) {
+		KUNIT_EXPECT_STREQ(test, utf8guard_reason_name(k), words[k]);
+		KUNIT_EXPECT_EQ(test, utf8guard_reason_from_name(words[k],
+								 strlen(words[k])),
+				(int)k);
+	}
+	KUNIT_EXPECT_EQ(test, utf8guard_reason_from_name("overlon", 7), -1);
+	KUNIT_EXPECT_STREQ(test, utf8guard_reason_name(99), "unknown");
+}
+
+static struct kunit_case core_test_cases[] = {
+	KUNIT_CASE(core_table),
+	KUNIT_CASE(core_stream_byte_by_byte),
+	KUNIT_CASE(core_scan_counts_maximal_subparts),
+	KUNIT_CASE(core_large_buffer),
+	KUNIT_CASE(core_reason_words),
+	{}
+};
+
+static struct kunit_suite core_test_suite = {
+	.name = "utf8guard_core",
+	.test_cases = core_test_cases,
+};
+kunit_test_suite(core_test_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests of the utf8guard validator core");

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * guest_write - write bytes to a file with exactly one write() and print
+ * the outcome ("ok" or the errno name), for the VM tests of sysfs and
+ * debugfs files.
+ *
+ *	guest_write [--as-uid UID | --no-cap-sys-admin | --in-userns] FILE HEX
+ *
+ * HEX is the exact bytes (so tests can write NULs and invalid UTF-8);
+ * the empty string writes zero bytes.  The privilege options prove that
+ * a store handler checks CAP_SYS_ADMIN in the initial user namespace
+ * itself: uid 65534 fails on the file mode, root without CAP_SYS_ADMIN and
+ * root of a new user namespace pass the file mode and must be refused by
+ * the handler.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static const char *errno_name(int e)
+{
+	switch (e) {
+	case EINVAL: return "EINVAL";
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	case EILSEQ: return "EILSEQ";
+	case E2BIG: return "E2BIG";
+	case ENOENT: return "ENOENT";
+	case EBUSY: return "EBUSY";
+	default: return strerror(e);
+	}
+}
+
+static int parse_hex(const char *hex, unsigned char *out, size_t *len)
+{
+	size_t n = strlen(hex), k;
+	unsigned int byte;
+
+	if (n % 2)
+		return -1;
+	for (k = 0; k < n / 2; k++) {
+		if (sscanf(hex + 2 * k, "%2x", &byte) != 1)
+			return -1;
+		out[k] = (unsigned char)byte;
+	}
+	*len = n / 2;
+	return 0;
+}
+
+static void drop_cap_sys_admin(void)
+{
+	struct __user_cap_header_struct header = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &header, data) < 0 ||
+	    prctl(PR_CAPBSET_DROP, CAP_SYS_ADMIN, 0, 0, 0) < 0) {
+		perror("capget/prctl");
+		exit(2);
+	}
+	data[0].effective &= ~(1U << CAP_SYS_ADMIN);
+	data[0].permitted &= ~(1U << CAP_SYS_ADMIN);
+	data[0].inheritable &= ~(1U << CAP_SYS_ADMIN);
+	if (syscall(SYS_capset, &header, data) < 0) {
+		perror("capset");
+		exit(2);
+	}
+}
+
+static void write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, text, strlen(text)) < 0) {
+		perror(path);
+		exit(2);
+	}
+	close(fd);
+}
+
+static void enter_user_namespace(void)
+{
+	char map[64];
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+
+	if (unshare(CLONE_NEWUSER) < 0) {
+		perror("unshare(CLONE_NEWUSER)");
+		exit(2);
+	}
+	write_file("/proc/self/setgroups", "deny");
+	snprintf(map, sizeof(map), "0 %u 1", uid);
+	write_file("/proc/self/uid_map", map);
+	snprintf(map, sizeof(map), "0 %u 1", gid);
+	write_file("/proc/self/gid_map", map);
+}
+
+int main(int argc, char **argv)
+{
+	static unsigned char bytes[1 << 16];
+	size_t len;
+	ssize_t done;
+	int fd, arg = 1;
+
+	if (argc == 4 && !strcmp(argv[1], "--as-uid")) {
+		if (setgid(65534) < 0 || setuid(atoi(argv[2])) < 0) {
+			perror("setuid");
+			return 2;
+		}
+		arg = 3;
+	} else if (argc == 4 && !strcmp(argv[1], "--no-cap-sys-admin")) {
+		drop_cap_sys_admin();
+		arg = 2;
+	} else if (argc == 4 && !strcmp(argv[1], "--in-userns")) {
+		enter_user_namespace();
+		arg = 2;
+	}
+	if (argc - arg != 2 || strlen(argv[arg + 1]) / 2 > sizeof(bytes) ||
+	    parse_hex(argv[arg + 1], bytes, &len) < 0) {
+		fprintf(stderr, "usage: guest_write [--as-uid UID | --no-cap-sys-admin | --in-userns] FILE HEX\n");
+		return 2;
+	}
+	fd = open(argv[arg], O_WRONLY);
+	if (fd < 0) {
+		printf("%s\n", errno_name(errno));
+		return 1;
+	}
+	done = write(fd, bytes, len);
+	if (done < 0)
+		printf("%s\n", errno_name(errno));
+	else if ((size_t)done != len)
+		printf("short write %zd of %zu\n", done, len);
+	else
+		printf("ok\n");
+	close(fd);
+	return done < 0 || (size_t)done != len;
+}
