@@ -37,14 +37,15 @@ static void log_violation(const struct utf8guard_policy *policy,
 		return;
 	}
 	/* comm is escaped: it is chosen by the process. */
-	pr_warn_ratelimited("%s %s from \"%*pEhp\"[%d]: %s at offset %llu: %*ph [%*ph] %*ph%s\n",
+	pr_warn_ratelimited("%s %s from \"%*pEhp\"[%d]: %s at offset %llu: %*ph%s[%*ph]%s%*ph%s\n",
 			    policy->mode == UTF8GUARD_MODE_ENFORCE ?
 			    "refused" : "audit: would refuse",
 			    operation, (int)strnlen(current->comm, TASK_COMM_LEN),
 			    current->comm, task_pid_nr(current),
 			    utf8guard_reason_name(report->reason),
 			    report->offset, (int)before, bytes + start - before,
-			    (int)report->length, bytes + start, (int)after,
+			    before ? " " : "", (int)report->length,
+			    bytes + start, after ? " " : "", (int)after,
 			    bytes + end,
 			    report->path_trick ? " (path trick)" : "");
 }

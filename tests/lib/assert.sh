@@ -36,6 +36,17 @@ expect_status() {
 	expect_eq "$name (exit status)" "$want" "$got"
 }
 
+# expect_failure NAME COMMAND... (any non-zero exit status; output discarded)
+expect_failure() {
+	local name=$1
+	shift
+	if "$@" >/dev/null 2>&1; then
+		fail "$name" "expected a non-zero exit status: $*"
+	else
+		pass "$name"
+	fi
+}
+
 # expect_match NAME REGEX TEXT
 expect_match() {
 	if printf '%s' "$3" | grep -Eq -- "$2"; then

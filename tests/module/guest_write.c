@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 	ssize_t done;
 	int fd, arg = 1;
 
-	if (argc == 4 && !strcmp(argv[1], "--as-uid")) {
+	if (argc == 5 && !strcmp(argv[1], "--as-uid")) {
 		if (setgid(65534) < 0 || setuid(atoi(argv[2])) < 0) {
 			perror("setuid");
 			return 2;

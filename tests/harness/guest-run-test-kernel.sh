@@ -1,0 +1,29 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# /utf8guard/run.sh on the TEST kernel (KUnit, KASAN, lockdep, kmemleak):
+# the KUnit suites as modules, then the integration suite.
+set -u
+. /utf8guard/vm-lib.sh
+mods=/utf8guard/modules
+status=0
+
+# kunit.py needs a KTAP header for suites run from modules.
+ktap_header 3
+insmod $mods/utf8guard.ko || exit 1
+for t in utf8guard_core_test utf8guard_policy_test utf8guard_sysfs_test; do
+	insmod $mods/$t.ko || status=1
+done
+# Guest-side check too: every suite's results say ok.
+for r in /sys/kernel/debug/kunit/utf8guard_*/results; do
+	if grep -q '^not ok' "$r" || ! grep -q '^ok' "$r"; then
+		echo "kunit suite failed: $r"
+		status=1
+	fi
+done
+for t in utf8guard_core_test utf8guard_policy_test utf8guard_sysfs_test; do
+	rmmod $t || status=1
+done
+rmmod utf8guard || status=1
+
+sh /utf8guard/tools/integration_test.sh $mods /utf8guard/tools || status=1
+exit $status
