@@ -35,7 +35,7 @@ static u32 pack(u32 mode, u32 classes)
 /**
  * utf8guard_policy_get() - a snapshot of the current mode and classes
  *
- * Lockless: one load.  The snapshot is consistent (mode and classes were
+ * This takes one load and no lock.  The snapshot is consistent (mode and classes were
  * set together), so a caller that checks several buffers for one decision
  * should take one snapshot and use it throughout.
  *

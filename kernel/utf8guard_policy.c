@@ -6,10 +6,12 @@
  * one trailing newline are ignored, words are separated by blanks or
  * commas):
  *
- *	mode   = "off" | "audit" | "enforce"
- *	policy = "none" | class { class } | edit { edit }
- *	edit   = ("+" | "-") class
- *	class  = "strict" | "path-tricks"
+ *	mode       = "off" | "audit" | "enforce"
+ *	policy     = "none" | class-list | edit-list
+ *	class-list = one or more class names
+ *	edit-list  = one or more edits
+ *	edit       = ("+" | "-") followed by a class name
+ *	class name = "strict" | "path-tricks"
  *
  * Anything else (an empty text, a NUL byte, an unknown word, a class list
  * mixed with edits, a lone "+") is refused with a parse error.

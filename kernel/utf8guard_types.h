@@ -15,7 +15,7 @@
 #ifdef __KERNEL__
 #include <linux/export.h>
 #include <linux/types.h>
-
+/* The core marks its API with this; the module exports it. */
 #define UTF8GUARD_EXPORT(symbol) EXPORT_SYMBOL_GPL(symbol)
 #else
 #include <stdbool.h>

@@ -4,14 +4,14 @@
  * kernel, called through utf8guard.ko's exports.
  */
 #include <kunit/test.h>
+#include <linux/kernel.h>
 #include <linux/vmalloc.h>
 
 #include "utf8guard.h"
 
 struct core_case {
 	const char *name;
-	const u8 *bytes;
-	size_t len;
+	const char *hex;	/* the bytes, as hex digits */
 	bool valid;
 	u64 offset;
 	u32 length;
@@ -21,37 +21,43 @@ struct core_case {
 	bool path_trick;
 };
 
-#define BYTES(...) (const u8[]){ __VA_ARGS__ }, sizeof((const u8[]){ __VA_ARGS__ })
-#define VALID(n, ...) { n, BYTES(__VA_ARGS__), true }
-#define BAD(n, off, len, why, cp, shadow, trick, ...) \
-	{ n, BYTES(__VA_ARGS__), false, off, len, UTF8GUARD_REASON_##why, \
-	  cp, shadow, trick }
+#define VALID(name, hex) { name, hex, true }
+#define BAD(name, hex, off, len, why, cp, shadow, trick) \
+	{ name, hex, false, off, len, UTF8GUARD_REASON_##why, cp, shadow, trick }
 
 static const struct core_case core_cases[] = {
-	VALID("ascii", 'a', '/', '.'),
-	VALID("two-byte", 0xc3, 0xa9),
-	VALID("three-byte edges", 0xe0, 0xa0, 0x80, 0xed, 0x9f, 0xbf),
-	VALID("four-byte edges", 0xf0, 0x90, 0x80, 0x80, 0xf4, 0x8f, 0xbf, 0xbf),
-	BAD("classic /../ attack", 1, 1, OVERLONG, 0x2e, 2, true,
-	    0x2f, 0xc0, 0xae, 0x2e, 0x2f),
-	BAD("overlong NUL", 0, 1, OVERLONG, 0, 2, true, 0xc0, 0x80),
-	BAD("three-byte overlong NUL", 0, 1, OVERLONG, 0, 3, true,
-	    0xe0, 0x80, 0x80),
-	BAD("surrogate", 0, 1, SURROGATE, 0xd800, 3, false, 0xed, 0xa0, 0x80),
-	BAD("CESU-8 pair", 0, 1, SURROGATE, 0xd84c, 3, false,
-	    0xed, 0xa1, 0x8c, 0xed, 0xbe, 0xb4),
-	BAD("above U+10FFFF", 0, 1, OUT_OF_RANGE, 0x110000, 4, false,
-	    0xf4, 0x90, 0x80, 0x80),
-	BAD("five-byte form", 0, 1, OUT_OF_RANGE, 0x200000, 5, false,
-	    0xf8, 0x88, 0x80, 0x80, 0x80),
-	BAD("six-byte overlong slash", 0, 1, OVERLONG, 0x2f, 6, true,
-	    0xfc, 0x80, 0x80, 0x80, 0x80, 0xaf),
-	BAD("truncated at end", 1, 2, TRUNCATED, 0, 0, false, 'a', 0xe2, 0x82),
-	BAD("lone continuation", 0, 1, UNEXPECTED_CONTINUATION, 0, 0, false,
-	    0x80),
-	BAD("FE", 0, 1, INVALID_BYTE, 0, 0, false, 0xfe),
-	BAD("C0 before ASCII", 0, 1, INVALID_BYTE, 0, 0, false, 0xc0, 'a'),
+	VALID("ascii", "612f2e"),
+	VALID("two-byte", "c3a9"),
+	VALID("three-byte edges", "e0a080ed9fbf"),
+	VALID("four-byte edges", "f0908080f48fbfbf"),
+	BAD("classic /../ attack", "2fc0ae2e2f", 1, 1, OVERLONG, 0x2e, 2, true),
+	BAD("overlong NUL", "c080", 0, 1, OVERLONG, 0, 2, true),
+	BAD("three-byte overlong NUL", "e08080", 0, 1, OVERLONG, 0, 3, true),
+	BAD("surrogate", "eda080", 0, 1, SURROGATE, 0xd800, 3, false),
+	BAD("CESU-8 pair", "eda18cedbeb4", 0, 1, SURROGATE, 0xd84c, 3, false),
+	BAD("above U+10FFFF", "f4908080", 0, 1, OUT_OF_RANGE, 0x110000, 4,
+	    false),
+	BAD("five-byte form", "f888808080", 0, 1, OUT_OF_RANGE, 0x200000, 5,
+	    false),
+	BAD("six-byte overlong slash", "fc80808080af", 0, 1, OVERLONG, 0x2f, 6,
+	    true),
+	BAD("truncated at end", "61e282", 1, 2, TRUNCATED, 0, 0, false),
+	BAD("lone continuation", "80", 0, 1, UNEXPECTED_CONTINUATION, 0, 0,
+	    false),
+	BAD("FE", "fe", 0, 1, INVALID_BYTE, 0, 0, false),
+	BAD("C0 before ASCII", "c061", 0, 1, INVALID_BYTE, 0, 0, false),
 };
+
+/* Decode a case's hex into @buf; returns the length. */
+static size_t case_bytes(struct kunit *test, const struct core_case *c,
+			 u8 *buf, size_t size)
+{
+	size_t len = strlen(c->hex) / 2;
+
+	KUNIT_ASSERT_LE(test, len, size);
+	KUNIT_ASSERT_EQ(test, hex2bin(buf, c->hex, len), 0);
+	return len;
+}
 
 static void check_report(struct kunit *test, const struct core_case *c,
 			 bool error, const struct utf8guard_report *r)
@@ -71,13 +77,14 @@ static void check_report(struct kunit *test, const struct core_case *c,
 static void core_table(struct kunit *test)
 {
 	struct utf8guard_report r;
-	size_t k;
+	u8 buf[16];
+	size_t k, len;
 
 	for (k = 0; k < ARRAY_SIZE(core_cases); k++) {
 		const struct core_case *c = &core_cases[k];
 
-		check_report(test, c, utf8guard_first_error(c->bytes, c->len, &r),
-			     &r);
+		len = case_bytes(test, c, buf, sizeof(buf));
+		check_report(test, c, utf8guard_first_error(buf, len, &r), &r);
 	}
 }
 
@@ -85,17 +92,18 @@ static void core_table(struct kunit *test)
 static void core_stream_byte_by_byte(struct kunit *test)
 {
 	struct utf8guard_stream stream;
-	size_t k, i;
+	u8 buf[16];
+	size_t k, i, len;
 
 	for (k = 0; k < ARRAY_SIZE(core_cases); k++) {
 		const struct core_case *c = &core_cases[k];
 
+		len = case_bytes(test, c, buf, sizeof(buf));
 		utf8guard_stream_init(&stream);
-		for (i = 0; i < c->len; i++)
-			utf8guard_stream_feed(&stream, c->bytes + i, 1, NULL,
-					      NULL);
+		for (i = 0; i < len; i++)
+			utf8guard_stream_feed(&stream, buf + i, 1, NULL, NULL);
 		utf8guard_stream_end(&stream, NULL, NULL);
-		KUNIT_EXPECT_EQ_MSG(test, stream.consumed, (u64)c->len, "%s",
+		KUNIT_EXPECT_EQ_MSG(test, stream.consumed, (u64)len, "%s",
 				    c->name);
 		check_report(test, c, stream.errors != 0, &stream.first);
 	}

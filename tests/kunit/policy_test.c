@@ -21,7 +21,7 @@ struct policy_case {
 static const struct policy_case policy_cases[] = {
 	{ "strict path-tricks", 0, 0, true, S | P },
 	{ "strict\n", 0, P, true, S },
-	{ "  path-tricks  \n", 0, S, true, P },
+	{ "\x20 path-tricks\t\x20\n", 0, S, true, P },
 	{ "strict,path-tricks", 0, 0, true, S | P },
 	{ "none", 0, S | P, true, 0 },
 	{ "+strict", 0, P, true, S | P },
@@ -30,7 +30,7 @@ static const struct policy_case policy_cases[] = {
 	{ "+strict -strict", 0, 0, true, 0 },
 	{ "strict strict", 0, 0, true, S },
 	{ "", 0, S, false },
-	{ " \n", 0, S, false },
+	{ "\x20\n", 0, S, false },
 	{ "stric", 0, S, false },
 	{ "Strict", 0, S, false },
 	{ "strict +path-tricks", 0, S, false },

@@ -50,7 +50,7 @@ static void sysfs_malformed_writes_change_nothing(struct kunit *test)
 		"", "\n", "   ", "enforc", "off audit", "[off]", "0",
 	};
 	static const char *const bad_policies[] = {
-		"", "\n", "\t \n", "bogus", "strict bogus", "+bogus",
+		"", "\n", "\t\x20\n", "bogus", "strict bogus", "+bogus",
 		"+strict -", "strict +path-tricks", "none strict",
 	};
 	const u32 classes = UTF8GUARD_CLASSES_DEFAULT;

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# style-check.sh - the kernel's own checkers on the project's kernel code:
+#   checkpatch.pl --no-tree -f  on every tracked kernel and KUnit C file
+#   kernel-doc -none -Werror    on every file that defines exported symbols
+#   sparse (C=2)                on the modules, against Debian's headers
+#   get_abi.pl validate         on Documentation/ABI
+# Uses the extracted linux-source tree of the test-kernel cache (extracting
+# it if needed).  Fails on any report.  Prints "N passed, N failed".
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+cd "$top" || exit 2
+# shellcheck source=../lib/assert.sh
+. "$top/tests/lib/assert.sh"
+
+src=$("$top/tests/vm/test-kernel-path.sh" --source 2>/dev/null) ||
+	src=$("$top/tests/vm/build-test-kernel.sh" --source-only 2>/dev/null | tail -n 1)
+if [ ! -x "$src/scripts/checkpatch.pl" ]; then
+	fail "kernel source tree with scripts/checkpatch.pl" "got: '$src'"
+	finish_tests
+	exit 1
+fi
+
+mapfile -t c_files < <(git ls-files 'kernel/*.[ch]' 'tests/kunit/*.[ch]' \
+	'tests/consumer/*.[ch]')
+out=$(perl "$src/scripts/checkpatch.pl" --no-tree --terse --show-types \
+	-f "${c_files[@]}" 2>&1 | grep -E 'ERROR|WARNING|CHECK')
+expect_eq "checkpatch on ${#c_files[@]} files" "" "$out"
+
+mapfile -t export_files < <(grep -lE 'EXPORT_SYMBOL|UTF8GUARD_EXPORT\(' \
+	$(git ls-files 'kernel/*.c'))
+out=$(perl "$src/scripts/kernel-doc" -none -Werror "${export_files[@]}" 2>&1)
+expect_eq "kernel-doc on ${#export_files[@]} files with exports" "" "$out"
+
+# Every exported symbol has a kernel-doc comment.
+missing=
+for f in "${export_files[@]}"; do
+	for sym in $(sed -nE 's/^(EXPORT_SYMBOL(_GPL)?|UTF8GUARD_EXPORT|EXPORT_SYMBOL_IF_KUNIT)\((\w+)\);/\3/p' "$f"); do
+		grep -q "^ \* $sym() - " "$f" || missing="$missing $f:$sym"
+	done
+done
+expect_eq "every exported symbol documented" "" "$missing"
+
+stock=$("$top/tests/vm/stock-kernel.sh" --build)
+if "$here/build-modules.sh" --sparse "$stock" "$top/build/sparse" >/dev/null 2>"$top/build/sparse.err"; then
+	checked=$(grep -c ' CHECK ' "$top/build/sparse/sparse.log")
+	expect_match "sparse checked the sources" '^[1-9]' "$checked"
+	pass "sparse (C=2) clean on $checked files"
+else
+	fail "sparse (C=2) clean" "$(tail -n 20 "$top/build/sparse.err")"
+fi
+
+out=$(perl "$src/scripts/get_abi.pl" --dir Documentation/ABI validate 2>&1)
+expect_eq "get_abi.pl validate" "" "$out"
+
+finish_tests
