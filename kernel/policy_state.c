@@ -93,6 +93,15 @@ int policy_state_init(const char *mode_text, const char *policy_text)
 	return 0;
 }
 
+/**
+ * policy_state_store_mode() - set the mode from a sysfs write
+ * @text: the written bytes, not necessarily NUL-terminated
+ * @len: their number
+ *
+ * Context: process context; takes policy_mutex.
+ * Return: 0, -EINVAL if @text does not parse (nothing changes), or -EPERM
+ * when locked.
+ */
 int policy_state_store_mode(const char *text, size_t len)
 {
 	struct utf8guard_parse_error error;
@@ -121,6 +130,15 @@ int policy_state_store_mode(const char *text, size_t len)
 }
 EXPORT_SYMBOL_IF_KUNIT(policy_state_store_mode);
 
+/**
+ * policy_state_store_policy() - set the classes from a sysfs write
+ * @text: the written bytes: a class list or +/- edits
+ * @len: their number
+ *
+ * Context: process context; takes policy_mutex.
+ * Return: 0, -EINVAL if @text does not parse (nothing changes), or -EPERM
+ * when locked.
+ */
 int policy_state_store_policy(const char *text, size_t len)
 {
 	char before[UTF8GUARD_POLICY_TEXT_MAX], after[UTF8GUARD_POLICY_TEXT_MAX];

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
 # build-test-kernel.sh - build (or reuse) the cached utf8guard test kernel.
 #
 # 1. extracts /usr/src/linux-source-6.1.tar.xz once per package version

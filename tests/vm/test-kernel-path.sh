@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
 # test-kernel-path.sh - print the cached test-kernel tree (or source) path.
 #
 # Does not build anything; fails if build-test-kernel.sh has not produced
