@@ -69,7 +69,7 @@ check:
 	tests/run-all.sh
 
 demo:
-	tests/demo.sh
+	scripts/demo.sh
 
 fuzz:
 	tests/core/run.sh fuzz-long

@@ -14,7 +14,7 @@ cd "$top" || exit 2
 logs=$top/build/logs
 mkdir -p "$logs"
 
-"$top/tests/install-deps.sh" || {
+"$top/scripts/install-deps.sh" || {
 	echo "run-all: installing the test dependencies failed" >&2
 	exit 2
 }

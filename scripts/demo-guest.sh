@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The admin session `make demo` shows, run inside the VM on Debian's stock
+# kernel.  Each command is printed with a "$ " prompt before its output.
+set -u
+export PATH=/utf8guard/tools:$PATH
+S=/sys/kernel/utf8guard
+C=/sys/kernel/debug/utf8guard_consumer
+cd /utf8guard || exit 1
+
+say() { printf '\n### %s\n' "$*"; }
+run() { printf '$ %s\n' "$*"; sh -c "$*" 2>&1; }
+# put BYTES FILE: one write of BYTES (printf escapes) to FILE, showing the error.
+put() {
+	printf "$ printf '%s' | dd of=%s\n" "$1" "$2"
+	# shellcheck disable=SC2059
+	printf "$1" | dd of="$2" bs=4096 2>&1 | grep -v 'records\|bytes'
+}
+
+echo "=== utf8guard demo start"
+say "Load the module on Debian's stock $(uname -r) kernel"
+run "insmod modules/utf8guard.ko"
+run "ls $S $S/stats"
+run "cat $S/version $S/mode $S/policy"
+
+say "2F C0 AE 2E 2F: a '/../' whose first dot is an overlong encoding"
+run "utf8guardctl check --hex 2fc0ae2e2f"
+run "utf8guardctl check --json --hex 2fc0ae2e2f"
+say "...and friends: overlong '/', overlong '.', a surrogate, beyond U+10FFFF, a 5-byte '/', Latin-1"
+run "utf8guardctl check --hex c0af --hex e080ae --hex eda080 --hex f4908080 --hex f8808080af --hex 636166e9"
+
+say "The kernel refuses the same bytes, through the exported helpers"
+echo "(utf8guard_consumer.ko is the project's test module that calls"
+echo " utf8guard_check_name(); the filesystem hook utf8guard_fs.ko will call it on mkdir & co.)"
+run "insmod modules/utf8guard_consumer.ko"
+run "echo 1 > $S/stats/reset"
+put '\057\300\256\056\057' $C/check_name
+put 'caf\303\251' $C/check_name
+put '\355\240\200' $C/check_name
+run "dmesg | grep 'utf8guard: refused' | tail -n 2"
+run "cd $S/stats && grep . checked rejected audited overlong surrogate"
+
+say "audit mode: allowed, counted, logged"
+run "echo audit > $S/mode && cat $S/mode"
+put '\300\257' $C/check_name
+run "cat $S/stats/audited"
+
+say "path-tricks only: legacy Latin-1 names pass, tricks do not"
+run "echo enforce > $S/mode; echo path-tricks > $S/policy; cat $S/policy"
+put 'caf\351' $C/check_name
+put 'a\300\257b' $C/check_name
+run "echo +strict > $S/policy; cat $S/policy"
+
+say "Bad writes are refused with EINVAL and change nothing"
+run "echo strickt > $S/policy"
+run "echo 'enforce please' > $S/mode"
+run "cat $S/mode $S/policy"
+run "dmesg | grep 'write refused' | tail -n 2"
+
+say "Lock until reboot"
+run "echo 1 > $S/locked; cat $S/locked"
+run "echo off > $S/mode"
+run "rmmod utf8guard_consumer; rmmod utf8guard"
+echo "=== utf8guard demo end"

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# demo.sh - `make demo`: build the CLI and the modules for Debian's stock
+# kernel, boot that kernel in qemu (TCG) with them, and show an admin
+# session (scripts/demo-guest.sh) refusing 2F C0 AE 2E 2F and friends.
+set -euo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+vm=$top/tests/vm
+out=$top/build/demo
+mkdir -p "$out"
+
+"$top/scripts/install-deps.sh"
+echo "demo: building utf8guardctl (static, for the VM) and the modules..."
+make -s -C "$top" BUILD="$out/static" CFLAGS="-O2 -static" cli
+tree=$("$vm/stock-kernel.sh" --build)
+image=$("$vm/stock-kernel.sh" --image)
+"$top/tests/harness/build-modules.sh" "$tree" "$out/modules"
+
+"$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/scripts/demo-guest.sh" \
+	--file "$out/static/utf8guardctl:/utf8guard/tools/" \
+	--file "$out/modules/utf8guard.ko:/utf8guard/modules/" \
+	--file "$out/modules/tests/consumer/utf8guard_consumer.ko:/utf8guard/modules/"
+
+echo "demo: booting $(basename "$image") under qemu (TCG)..."
+status=0
+"$vm/run-vm.sh" --kernel "$image" --initrd "$out/initrd.cpio.gz" \
+	--log "$out/console.log" --append "quiet loglevel=4" --timeout 300 \
+	>"$out/run-vm.log" 2>&1 || status=$?
+sed -n '/^=== utf8guard demo start/,/^=== utf8guard demo end/p' "$out/console.log" |
+	tr -d '\r'
+if [ $status -ne 0 ]; then
+	tail -n 20 "$out/run-vm.log" >&2
+	echo "demo: the VM run failed (console log: $out/console.log)" >&2
+	exit 1
+fi
+echo
+echo "demo: done (full console log: $out/console.log)"
