@@ -33,6 +33,11 @@ for f in mode policy locked version stats/checked stats/rejected stats/audited \
 	if [ -e "$sys/$f" ]; then pass "$sys/$f exists"; else fail "$sys/$f exists"; fi
 done
 expect_no_match "no stats/none counter" . "$(ls $sys/stats | grep -x none)"
+# The files are exactly those Documentation/ABI documents.
+abi=$tools/sysfs-kernel-utf8guard
+documented=$(sed -n 's|^What:[[:space:]]*||p' "$abi" | sort | tr '\n' ' ')
+present=$(find $sys -type f | sort | tr '\n' ' ')
+expect_eq "sysfs files match Documentation/ABI" "$documented" "$present"
 expect_eq "default mode" "off audit [enforce]" "$(cat $sys/mode)"
 expect_eq "default policy" "strict path-tricks" "$(cat $sys/policy)"
 expect_eq "default locked" "0" "$(cat $sys/locked)"
