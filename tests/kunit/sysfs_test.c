@@ -54,9 +54,11 @@ static void sysfs_malformed_writes_change_nothing(struct kunit *test)
 		"+strict -", "strict +path-tricks", "none strict",
 	};
 	const u32 classes = UTF8GUARD_CLASSES_DEFAULT;
-	char huge[4096];
+	const size_t huge_size = PAGE_SIZE;
+	char *huge = kunit_kmalloc(test, huge_size, GFP_KERNEL);
 	size_t k;
 
+	KUNIT_ASSERT_NOT_NULL(test, huge);
 	for (k = 0; k < ARRAY_SIZE(bad_modes); k++) {
 		KUNIT_EXPECT_EQ_MSG(test, policy_state_store_mode(bad_modes[k],
 				    strlen(bad_modes[k])), -EINVAL, "\"%s\"",
@@ -76,8 +78,8 @@ static void sysfs_malformed_writes_change_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, policy_state_store_mode("audit\0", 6), -EINVAL);
 	KUNIT_EXPECT_EQ(test, policy_state_store_policy("none\0x", 6), -EINVAL);
 	/* A page of junk. */
-	memset(huge, 'x', sizeof(huge));
-	KUNIT_EXPECT_EQ(test, policy_state_store_policy(huge, sizeof(huge)),
+	memset(huge, 'x', huge_size);
+	KUNIT_EXPECT_EQ(test, policy_state_store_policy(huge, huge_size),
 			-EINVAL);
 	expect_policy(test, UTF8GUARD_MODE_ENFORCE, classes, "junk");
 }
