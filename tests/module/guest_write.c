@@ -5,13 +5,16 @@
  * debugfs files.
  *
  *	guest_write [--as-uid UID | --no-cap-sys-admin | --in-userns] FILE HEX
+ *	guest_write --repeat N FILE HEX...
  *
  * HEX is the exact bytes (so tests can write NULs and invalid UTF-8);
  * the empty string writes zero bytes.  The privilege options prove that
  * a store handler checks CAP_SYS_ADMIN in the initial user namespace
  * itself: uid 65534 fails on the file mode, root without CAP_SYS_ADMIN and
  * root of a new user namespace pass the file mode and must be refused by
- * the handler.
+ * the handler.  --repeat writes each HEX in turn, N rounds, from one
+ * process (a tight loop, for races between concurrent writers), and prints
+ * how many writes succeeded and failed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -104,6 +107,35 @@ static void enter_user_namespace(void)
 	write_file("/proc/self/gid_map", map);
 }
 
+static int repeat_writes(int rounds, const char *path, char **hex, int count)
+{
+	static unsigned char values[16][256];
+	size_t len[16];
+	long ok = 0, failed = 0;
+	int round, k, fd;
+
+	if (count < 1 || count > 16)
+		return 2;
+	for (k = 0; k < count; k++)
+		if (strlen(hex[k]) / 2 > sizeof(values[k]) ||
+		    parse_hex(hex[k], values[k], &len[k]) < 0)
+			return 2;
+	for (round = 0; round < rounds; round++) {
+		for (k = 0; k < count; k++) {
+			fd = open(path, O_WRONLY);
+			if (fd < 0)
+				return 2;
+			if (write(fd, values[k], len[k]) == (ssize_t)len[k])
+				ok++;
+			else
+				failed++;
+			close(fd);
+		}
+	}
+	printf("ok=%ld failed=%ld\n", ok, failed);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static unsigned char bytes[1 << 16];
@@ -111,6 +143,8 @@ int main(int argc, char **argv)
 	ssize_t done;
 	int fd, arg = 1;
 
+	if (argc >= 5 && !strcmp(argv[1], "--repeat"))
+		return repeat_writes(atoi(argv[2]), argv[3], argv + 4, argc - 4);
 	if (argc == 5 && !strcmp(argv[1], "--as-uid")) {
 		if (setgid(65534) < 0 || setuid(atoi(argv[2])) < 0) {
 			perror("setuid");
