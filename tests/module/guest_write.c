@@ -6,6 +6,7 @@
  *
  *	guest_write [--as-uid UID | --no-cap-sys-admin | --in-userns] FILE HEX
  *	guest_write --repeat N FILE HEX...
+ *	guest_write --toggle N FILE CLASS
  *
  * HEX is the exact bytes (so tests can write NULs and invalid UTF-8);
  * the empty string writes zero bytes.  The privilege options prove that
@@ -14,7 +15,10 @@
  * root of a new user namespace pass the file mode and must be refused by
  * the handler.  --repeat writes each HEX in turn, N rounds, from one
  * process (a tight loop, for races between concurrent writers), and prints
- * how many writes succeeded and failed.
+ * how many writes succeeded and failed.  --toggle writes "+CLASS" and
+ * "-CLASS" N times each and re-reads FILE after every write: CLASS must be
+ * there exactly when it was last added, so two processes toggling two
+ * different classes at once catch any lost read-modify-write.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -136,6 +140,55 @@ static int repeat_writes(int rounds, const char *path, char **hex, int count)
 	return 0;
 }
 
+/* Is @word one of the space-separated words in @text? */
+static int has_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = text;
+
+	while ((p = strstr(p, word))) {
+		if ((p == text || p[-1] == ' ') &&
+		    (p[n] == ' ' || p[n] == '\n' || p[n] == '\0'))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+static int toggle_class(int rounds, const char *path, const char *class)
+{
+	char edit[64], now[256];
+	long ok = 0, lost = 0, failed = 0;
+	int round, add, fd;
+	ssize_t got;
+
+	for (round = 0; round < rounds; round++) {
+		for (add = 1; add >= 0; add--) {
+			snprintf(edit, sizeof(edit), "%c%s", add ? '+' : '-',
+				 class);
+			fd = open(path, O_RDWR);
+			if (fd < 0)
+				return 2;
+			if (write(fd, edit, strlen(edit)) != (ssize_t)strlen(edit)) {
+				failed++;
+				close(fd);
+				continue;
+			}
+			got = pread(fd, now, sizeof(now) - 1, 0);
+			close(fd);
+			if (got < 0)
+				return 2;
+			now[got] = '\0';
+			if (has_word(now, class) == add)
+				ok++;
+			else
+				lost++;
+		}
+	}
+	printf("ok=%ld lost=%ld failed=%ld\n", ok, lost, failed);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static unsigned char bytes[1 << 16];
@@ -143,6 +196,8 @@ int main(int argc, char **argv)
 	ssize_t done;
 	int fd, arg = 1;
 
+	if (argc == 5 && !strcmp(argv[1], "--toggle"))
+		return toggle_class(atoi(argv[2]), argv[3], argv[4]);
 	if (argc >= 5 && !strcmp(argv[1], "--repeat"))
 		return repeat_writes(atoi(argv[2]), argv[3], argv + 4, argc - 4);
 	if (argc == 5 && !strcmp(argv[1], "--as-uid")) {

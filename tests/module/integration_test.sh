@@ -135,9 +135,14 @@ expect_eq "concurrent writers: every read well-formed ($reads reads)" 0 "$bad_re
 expect_eq "concurrent writers: edits all accepted" "ok=800 failed=0" "$(cat /tmp/w1)"
 expect_eq "concurrent writers: junk refused, edits accepted" "ok=800 failed=400" "$(cat /tmp/w2)"
 expect_eq "concurrent mode writers: junk refused" "ok=800 failed=400" "$(cat /tmp/w3)"
-# Each policy writer's last write is a "-" edit: with atomic read-modify-
-# write no update is lost and nothing is left enabled.
-expect_eq "concurrent writers: no edit lost" "none" "$(cat $sys/policy)"
+# Two processes toggle two different classes and re-read after every
+# write: a lost read-modify-write shows as the other class's edit undone.
+"$gw" --toggle 1500 $sys/policy strict >/tmp/t1 &
+p1=$!
+"$gw" --toggle 1500 $sys/policy path-tricks >/tmp/t2
+wait $p1
+expect_eq "concurrent edits of strict: none lost" "ok=3000 lost=0 failed=0" "$(cat /tmp/t1)"
+expect_eq "concurrent edits of path-tricks: none lost" "ok=3000 lost=0 failed=0" "$(cat /tmp/t2)"
 expect_eq "concurrent writers: last mode wins" "off audit [enforce]" "$(cat $sys/mode)"
 w $sys/mode "$(hex enforce)" >/dev/null
 w $sys/policy "$(hex 'strict path-tricks')" >/dev/null
