@@ -48,7 +48,6 @@ while IFS= read -r ko; do
 	files+=(--file "$ko:/utf8guard/modules/")
 done < <(find "$out/modules" -name '*.ko' | sort)
 files+=(--file "$out/guest_write:/utf8guard/tools/"
-	--file "$top/tests/lib/assert.sh:/utf8guard/tools/"
 	--file "$top/tests/module/integration_test.sh:/utf8guard/tools/"
 	--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard:/utf8guard/tools/")
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$guest" "${files[@]}"

@@ -8,12 +8,12 @@
 #
 # usage: integration_test.sh MODULE_DIR TOOL_DIR
 # MODULE_DIR holds utf8guard.ko and utf8guard_consumer.ko; TOOL_DIR holds
-# guest_write and lib/assert.sh.
+# guest_write; the harness puts tests/lib/assert.sh in /utf8guard/.
 set -u
 mods=${1:?module dir}
 tools=${2:?tool dir}
 # shellcheck source=../lib/assert.sh
-. "$tools/assert.sh"
+. /utf8guard/assert.sh
 sys=/sys/kernel/utf8guard
 dbg=/sys/kernel/debug/utf8guard_consumer
 gw="$tools/guest_write"
@@ -254,10 +254,8 @@ expect_eq "20 load/unload cycles" 20 "$i"
 
 # --- kmemleak (debug kernels only) -----------------------------------------
 if [ -w /sys/kernel/debug/kmemleak ]; then
-	echo scan > /sys/kernel/debug/kmemleak
-	echo scan > /sys/kernel/debug/kmemleak
-	leaks=$(cat /sys/kernel/debug/kmemleak)
-	expect_eq "kmemleak: no leaks after the cycles" "" "$leaks"
+	. /utf8guard/vm-lib.sh
+	kmemleak_check
 fi
 
 # --- locked: last, it pins the module until reboot ---------------------------

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# run-vm.sh - boot a kernel + initramfs under qemu (TCG) and judge the run.
+#
+# Console (ttyS0) goes to LOGFILE, the second serial port (ttyS1) to
+# LOGFILE.result. Exit status 0 only if qemu exited in time, the result file
+# holds the line "utf8guard-vm: success" (written by /init when the test
+# script exits 0) and the console log shows no kernel splat (see
+# BAD_PATTERNS). On failure prints which check failed and the log's tail.
+# Always TCG: KVM guests hang on this infrastructure.
+# Usage: run-vm.sh --kernel BZIMAGE --initrd CPIO --log LOGFILE
+#          [--append "CMDLINE ARGS"] [--timeout SECS (300)] [--mem MB (1024)]
+#          [--smp N (2)] [--allow REGEX]...
+#   --allow REGEX   ignore console lines matching REGEX in the splat check
+set -euo pipefail
+
+# ERE, case-sensitive; each was checked not to match a clean boot of the
+# test kernel nor of Debian's stock kernel (incl. its taint messages).
+BAD_PATTERNS=(
+	'BUG:'                         # BUG(), KASAN/KCSAN/sleep-in-atomic reports
+	'WARNING:'                     # WARN*(), lockdep reports
+	'\[ cut here \]'               # start of every WARN/BUG splat
+	'Call Trace:'                  # any backtrace
+	'KASAN'                        # KASAN report
+	'UBSAN'                        # UBSAN report
+	'possible (circular|recursive) locking'
+	'inconsistent lock state'
+	'lockdep is turned off'        # lockdep gave up (plain 'lockdep' would
+	'locking correctness validator' # match "RCU lockdep checking is enabled")
+	'INFO:'                        # hung task, RCU stall, lockdep info
+	'unreferenced object'          # kmemleak report (vm-lib prints it)
+	'suspected memory leak'        # kmemleak scan summary
+	'kmemleak: .*(disabled|pool empty)' # leak detection lost
+	'Kernel panic'
+	'Oops'
+	'general protection fault'
+	'invalid opcode:'
+	'Unable to handle kernel'
+)
+SUCCESS_LINE='utf8guard-vm: success'
+BASE_APPEND='console=ttyS0 panic_on_warn=1 oops=panic panic=-1 printk.time=1'
+
+usage() {
+	sed -n '/^# Usage: /,/^set /{/^set /d; s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}" >&2
+	exit 2
+}
+
+kernel='' initrd='' log='' append='' timeout=300 mem=1024 smp=2
+allow=()
+while (($#)); do
+	(($# >= 2)) || usage
+	case "$1" in
+	--kernel) kernel=$2 ;;
+	--initrd) initrd=$2 ;;
+	--log) log=$2 ;;
+	--append) append=$2 ;;
+	--timeout) timeout=$2 ;;
+	--mem) mem=$2 ;;
+	--smp) smp=$2 ;;
+	--allow) allow+=("$2") ;;
+	*) usage ;;
+	esac
+	shift 2
+done
+[[ -n "$kernel" && -n "$initrd" && -n "$log" ]] || usage
+for f in "$kernel" "$initrd"; do
+	[[ -r "$f" ]] || { echo "run-vm: cannot read $f" >&2; exit 1; }
+done
+
+result=$log.result
+mkdir -p "$(dirname "$log")"
+rm -f "$log" "$result"
+
+echo "run-vm: booting $(basename "$kernel") with $(basename "$initrd")" \
+	"(TCG, ${mem} MiB, ${smp} CPU, timeout ${timeout} s)" >&2
+start=$SECONDS
+qemu_rc=0
+timeout --kill-after=10 "$timeout" \
+	qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp" \
+	-nodefaults -no-user-config -display none -monitor none -no-reboot \
+	-serial "file:$log" -serial "file:$result" \
+	-kernel "$kernel" -initrd "$initrd" \
+	-append "$BASE_APPEND${append:+ $append}" </dev/null || qemu_rc=$?
+elapsed=$((SECONDS - start))
+touch "$log" "$result"
+
+failures=()
+if ((qemu_rc == 124 || qemu_rc == 137)); then
+	failures+=("timeout: VM still running after $timeout s")
+elif ((qemu_rc != 0)); then
+	failures+=("qemu exited with status $qemu_rc")
+fi
+
+# Kernel splats anywhere in the console log (minus --allow'ed lines).
+filtered=$(tr -d '\r' <"$log")
+for re in "${allow[@]}"; do
+	filtered=$(grep -v -E -e "$re" <<<"$filtered" || true)
+done
+for re in "${BAD_PATTERNS[@]}"; do
+	if hits=$(grep -n -E -m 3 -e "$re" <<<"$filtered"); then
+		failures+=("console log matches /$re/:"$'\n'"$hits")
+	fi
+done
+
+if ! tr -d '\r' <"$result" | grep -qxF "$SUCCESS_LINE"; then
+	failures+=("no '$SUCCESS_LINE' on ttyS1 (test script failed, or the kernel panicked/rebooted)")
+fi
+
+if ((${#failures[@]} == 0)); then
+	echo "run-vm: PASS in $elapsed s (log: $log)" >&2
+	exit 0
+fi
+echo "run-vm: ---- last 60 console lines ($log) ----" >&2
+tail -n 60 "$log" | tr -d '\r' >&2
+echo "run-vm: ---- end of console log ----" >&2
+for f in "${failures[@]}"; do
+	echo "run-vm: FAIL: $f" >&2
+done
+echo "run-vm: FAILED after $elapsed s" >&2
+exit 1

@@ -1,0 +1,56 @@
+# vm-lib.sh - VM-only shell helpers for test scripts inside the test VM.
+#
+# Copied to /utf8guard/vm-lib.sh by make-initramfs.sh, next to
+# /utf8guard/assert.sh (tests/lib/assert.sh: pass, fail, expect_*,
+# finish_tests), which it needs:
+#   . /utf8guard/assert.sh
+#   . /utf8guard/vm-lib.sh
+#   ktap_header 2              # before insmod-ing 2 KUnit test modules
+#   kmemleak_check             # counts a pass or a failure
+#   finish_tests               # prints "N passed, N failed", exit status
+# Busybox ash / POSIX sh. Messages avoid the words run-vm.sh greps for.
+# shellcheck shell=sh
+
+# kmsg MESSAGE: write a line to the kernel log (and so to the console)
+kmsg() {
+	echo "$*" >/dev/kmsg
+}
+
+# ktap_header N: announce N KUnit suites before loading KUnit test modules.
+# The built-in KUnit executor prints its own "KTAP version 1 / 1..0" at boot;
+# kunit-parse.sh starts parsing at the marker written here instead.
+ktap_header() {
+	kmsg "utf8guard-vm: ktap start"
+	kmsg "KTAP version 1"
+	kmsg "1..$1"
+}
+
+# kmemleak_reset: forget the leaks reported so far, so that a later
+# kmemleak_check only reports new ones. Cheap: it does not scan. A clean boot
+# of the test kernel has no leak (checked with repeated scans), so nothing
+# needs to be hidden at the start of a test.
+kmemleak_reset() {
+	[ -w /sys/kernel/debug/kmemleak ] || return 0
+	echo clear >/sys/kernel/debug/kmemleak
+}
+
+# kmemleak_check: scan for leaks; counts a failure and prints the reports
+# (run-vm.sh then rejects the log too) if there are any. kmemleak reports an
+# object only if it was unreferenced and unchanged in two scans and is older
+# than 5 s, so this needs two scans. Each takes about 10 s under TCG.
+kmemleak_check() {
+	if [ ! -w /sys/kernel/debug/kmemleak ]; then
+		echo "kmemleak_check: no kmemleak in this kernel, skipped"
+		return 0
+	fi
+	echo scan >/sys/kernel/debug/kmemleak
+	sleep 5
+	echo scan >/sys/kernel/debug/kmemleak
+	leaks=$(cat /sys/kernel/debug/kmemleak)
+	if [ -n "$leaks" ]; then
+		echo "$leaks"
+		fail "kmemleak found leaks"
+	else
+		pass "kmemleak: no leaks"
+	fi
+}
