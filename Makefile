@@ -72,7 +72,7 @@ demo:
 	scripts/demo.sh
 
 fuzz:
-	tests/core/run.sh fuzz-long
+	$(MAKE) -f tests/core/Makefile.inc core-fuzz
 
 clean:
 	rm -rf $(BUILD)

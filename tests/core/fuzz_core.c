@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * libFuzzer target for the validator core.  For each input: the first
+ * error and the full error list against the reference, the report
+ * invariants, and the streaming validator against utf8guard_scan() fed in
+ * chunks whose lengths the input's own bytes choose (so the fuzzer steers
+ * the boundaries), then byte by byte.  abort() on any disagreement.
+ *
+ * Build: clang -fsanitize=fuzzer,address,undefined (see Makefile.inc).
+ */
+#include <stdlib.h>
+
+#include "differential.h"
+
+/*
+ * Cut where the input says: from each cut, the byte there plus the number
+ * of cuts so far, modulo 7, is the next chunk's length (0: an empty chunk).
+ */
+static size_t cuts_from_input(const u8 *data, size_t size, size_t *cuts,
+			      size_t max)
+{
+	size_t count = 0;
+	size_t pos = 0;
+	size_t step;
+
+	while (pos < size && count < max) {
+		step = (data[pos] + count) % 7;
+		if (step > size - pos)
+			break;
+		pos += step;
+		cuts[count++] = pos;
+	}
+	return count;
+}
+
+static size_t bytewise_cuts(size_t size, size_t *cuts)
+{
+	size_t k;
+
+	for (k = 1; k < size; k++)
+		cuts[k - 1] = k;
+	return size ? size - 1 : 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct differential_scratch scratch;
+	static size_t *cuts;
+	const unsigned int checks = CHECK_FIRST | CHECK_ALL |
+				    CHECK_INVARIANTS | CHECK_STREAM;
+	size_t max_cuts = 2 * size + 2;
+	size_t count;
+
+	if (size > scratch.capacity || !cuts) {
+		differential_scratch_free(&scratch);
+		free(cuts);
+		cuts = malloc(max_cuts * sizeof(*cuts));
+		if (!cuts || differential_scratch_init(&scratch, size))
+			abort();
+	}
+	count = cuts_from_input(data, size, cuts, max_cuts);
+	if (!differential_check(data, size, cuts, count, checks, &scratch,
+				stderr))
+		abort();
+	count = bytewise_cuts(size, cuts);
+	if (!differential_check(data, size, cuts, count, CHECK_STREAM,
+				&scratch, stderr))
+		abort();
+	return 0;
+}

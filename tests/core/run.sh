@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# Run the userspace suites of the validator core, already built in the
+# build directory (see Makefile.inc), print each suite's counts and time,
+# and a last line "N passed, N failed".  Exit status 1 if any suite fails.
+#
+# Usage: run.sh --build DIR [--kuhn-file PATH] [--python PATH]
+#               [--fuzz-seconds N] [--exhaustive-args ARGS]
+#               [--oracle-args ARGS] [--fuzz-args ARGS] [SUITE...]
+# Suites: table exhaustive oracle kuhn fuzz (default: all, in that order).
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+build=
+kuhn_file=$here/../../../shared/testdata/UTF-8-test.txt
+python=/usr/bin/python3
+fuzz_seconds=30
+exhaustive_args=
+oracle_args=
+fuzz_args=
+suites=()
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build) build=$2; shift 2 ;;
+	--kuhn-file) kuhn_file=$2; shift 2 ;;
+	--python) python=$2; shift 2 ;;
+	--fuzz-seconds) fuzz_seconds=$2; shift 2 ;;
+	--exhaustive-args) exhaustive_args=$2; shift 2 ;;
+	--oracle-args) oracle_args=$2; shift 2 ;;
+	--fuzz-args) fuzz_args=$2; shift 2 ;;
+	table|exhaustive|oracle|kuhn|fuzz) suites+=("$1"); shift ;;
+	*) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+done
+if [ -z "$build" ]; then
+	echo "usage: run.sh --build DIR [options] [SUITE...]" >&2
+	exit 2
+fi
+[ ${#suites[@]} -gt 0 ] || suites=(table exhaustive oracle kuhn fuzz)
+
+logs=$build/logs
+mkdir -p "$logs"
+passed=0
+failed=0
+failed_names=
+
+# run_suite NAME COMMAND...: run, log, print the NAME: lines and a verdict.
+run_suite() {
+	local name=$1 log=$logs/$1.log start status seconds
+	shift
+	echo "== $name"
+	start=$(date +%s.%N)
+	"$@" >"$log" 2>&1
+	status=$?
+	seconds=$(awk "BEGIN { print $(date +%s.%N) - $start }")
+	grep -a "^$name:" "$log" | sed 's/^/   /'
+	if [ $status -eq 0 ]; then
+		passed=$((passed + 1))
+		printf '   PASS %s (%.1f s)\n' "$name" "$seconds"
+	else
+		failed=$((failed + 1))
+		failed_names="$failed_names $name"
+		printf '   FAIL %s (exit %d, %.1f s), log %s:\n' \
+			"$name" $status "$seconds" "$log"
+		grep -av "^$name:" "$log" | head -n 20 | sed 's/^/     /'
+	fi
+}
+
+suite_table() {
+	"$build/table_test"
+}
+
+suite_exhaustive() {
+	# shellcheck disable=SC2086
+	"$build/exhaustive_test" $exhaustive_args
+}
+
+suite_oracle() {
+	# shellcheck disable=SC2086
+	"$python" "$here/oracle_test.py" --driver "$build/oracle_driver" \
+		$oracle_args
+}
+
+suite_kuhn() {
+	if [ ! -r "$kuhn_file" ]; then
+		echo "kuhn: FAIL: test file $kuhn_file not found" \
+		     "(pass --kuhn-file, or KUHN_TEST_FILE= to make)"
+		return 1
+	fi
+	# The shared copy lost its malformed bytes to a lossy decoder (it
+	# decodes as valid UTF-8): rebuild them, proven by a round trip.
+	if "$python" -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' \
+		"$kuhn_file" 2>/dev/null; then
+		echo "kuhn: NOTE: $kuhn_file holds no malformed byte (a lossy copy);"
+		echo "kuhn: NOTE: testing the rebuild from tests/core/kuhn_reconstruct.py"
+		"$python" "$here/kuhn_reconstruct.py" "$kuhn_file" \
+			"$build/UTF-8-test.rebuilt.txt" || return 1
+		"$build/kuhn_test" "$build/UTF-8-test.rebuilt.txt"
+		return
+	fi
+	"$build/kuhn_test" "$kuhn_file"
+}
+
+# Short or long libFuzzer run; the corpus lives on in the build directory,
+# seeded with the table rows, and a dictionary of the ABNF boundaries.
+suite_fuzz() {
+	local corpus=$build/fuzz-corpus seeds=$build/fuzz-seeds
+	local artifacts=$build/fuzz-artifacts/ status runs
+	mkdir -p "$corpus" "$artifacts" || return 1
+	"$build/table_test" --corpus "$seeds" || return 1
+	# shellcheck disable=SC2086
+	"$build/fuzz_core" -max_total_time="$fuzz_seconds" -max_len=1024 \
+		-dict="$here/fuzz_core.dict" -use_value_profile=1 \
+		-artifact_prefix="$artifacts" -print_final_stats=1 \
+		$fuzz_args "$corpus" "$seeds" 2>&1
+	status=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' \
+		"$logs/fuzz.log" | tail -n 1)
+	echo "fuzz: ${runs:-?} inputs run in $fuzz_seconds s," \
+	     "corpus of $(find "$corpus" -type f | wc -l) inputs," \
+	     "exit status $status"
+	return $status
+}
+
+for suite in "${suites[@]}"; do
+	run_suite "$suite" "suite_$suite"
+done
+
+echo "$passed passed, $failed failed${failed_names:+ (failed:$failed_names)}"
+[ $failed -eq 0 ]
