@@ -3,7 +3,7 @@
 """kuhn_reconstruct.py DAMAGED REBUILT - undo a lossy copy of Kuhn's test.
 
 The copy of Markus Kuhn's UTF-8 decoder stress test in
-../shared/testdata/UTF-8-test.txt was passed through a lossy decoder at
+../shared/testdata/UTF-8-test.txt (copied to tests/core/data/) was passed through a lossy decoder at
 some point: every malformed sequence in it became U+FFFD (EF BF BD), so it
 no longer tests anything.  This rebuilds the malformed bytes from what the
 file itself says about each test (the hex spelled out on the line, or the

@@ -14,7 +14,7 @@ set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 build=
-kuhn_file=$here/../../../shared/testdata/UTF-8-test.txt
+kuhn_file=$here/data/UTF-8-test.txt
 python=/usr/bin/python3
 fuzz_seconds=30
 exhaustive_args=
