@@ -42,6 +42,7 @@ static const char *errno_name(int e)
 	case E2BIG: return "E2BIG";
 	case ENOENT: return "ENOENT";
 	case EBUSY: return "EBUSY";
+	case EIO: return "EIO";
 	default: return strerror(e);
 	}
 }

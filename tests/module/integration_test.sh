@@ -105,6 +105,14 @@ for f in mode policy locked stats/reset; do
 	expect_eq "zero-byte write to $f is a no-op" ok "$(w $sys/$f "")"
 done
 expect_eq "state unchanged by zero-byte writes" "$before" "$(state)"
+# Read-only files: even root (past the file mode) cannot write them.
+for f in version stats/checked stats/rejected stats/overlong; do
+	old=$(cat $sys/$f)
+	got=$(w $sys/$f "$(hex 0)")
+	expect_match "write to read-only $f refused" '^(EIO|EACCES|EPERM)$' "$got"
+	expect_eq "read-only $f unchanged" "$old" "$(cat $sys/$f)"
+done
+expect_eq "read of write-only stats/reset refused" "" "$(cat $sys/stats/reset 2>/dev/null)"
 
 # --- concurrent writers ---------------------------------------------------
 # Three processes race +/- edits, full values and junk while this shell
