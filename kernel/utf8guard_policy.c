@@ -118,6 +118,21 @@ static bool next_word(const char *text, size_t len, size_t *pos,
 	return true;
 }
 
+/* The one word of @text; refuses an empty text or a second word. */
+static bool only_word(const char *text, size_t len, size_t *start,
+		      size_t *length, struct utf8guard_parse_error *error)
+{
+	size_t pos = 0, extra_start, extra_length;
+
+	if (!check_text(text, len, error))
+		return false;
+	next_word(text, len, &pos, start, length);
+	if (next_word(text, len, &pos, &extra_start, &extra_length))
+		return refuse(error, "takes one word", extra_start,
+			      extra_length);
+	return true;
+}
+
 /**
  * utf8guard_parse_mode() - parse a mode word
  * @text: the text, not necessarily NUL-terminated
@@ -130,15 +145,11 @@ static bool next_word(const char *text, size_t len, size_t *pos,
 bool utf8guard_parse_mode(const char *text, size_t len, u32 *mode,
 			  struct utf8guard_parse_error *error)
 {
-	size_t pos = 0, start, length, extra_start, extra_length;
+	size_t start, length;
 	unsigned int m;
 
-	if (!check_text(text, len, error))
+	if (!only_word(text, len, &start, &length, error))
 		return false;
-	next_word(text, len, &pos, &start, &length);
-	if (next_word(text, len, &pos, &extra_start, &extra_length))
-		return refuse(error, "takes one word", extra_start,
-			      extra_length);
 	for (m = 0; m < UTF8GUARD_MODE_COUNT; m++) {
 		if (word_is(text + start, length, mode_names[m])) {
 			*mode = m;
@@ -239,14 +250,10 @@ UTF8GUARD_EXPORT(utf8guard_parse_policy);
 bool utf8guard_parse_flag(const char *text, size_t len, bool *value,
 			  struct utf8guard_parse_error *error)
 {
-	size_t pos = 0, start, length, extra_start, extra_length;
+	size_t start, length;
 
-	if (!check_text(text, len, error))
+	if (!only_word(text, len, &start, &length, error))
 		return false;
-	next_word(text, len, &pos, &start, &length);
-	if (next_word(text, len, &pos, &extra_start, &extra_length))
-		return refuse(error, "takes one word", extra_start,
-			      extra_length);
 	if (length != 1 || (text[start] != '0' && text[start] != '1'))
 		return refuse(error, "must be 0 or 1", start, length);
 	*value = text[start] == '1';
