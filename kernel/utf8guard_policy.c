@@ -41,18 +41,6 @@ const char *utf8guard_mode_name(unsigned int mode)
 }
 UTF8GUARD_EXPORT(utf8guard_mode_name);
 
-/**
- * utf8guard_class_name() - the word for a class
- * @bit: an enum utf8guard_class_bit value
- *
- * Return: "strict", "path-tricks", ..., or "unknown".
- */
-const char *utf8guard_class_name(unsigned int bit)
-{
-	return bit < UTF8GUARD_CLASS_BIT_COUNT ? class_names[bit] : "unknown";
-}
-UTF8GUARD_EXPORT(utf8guard_class_name);
-
 static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n';

@@ -57,7 +57,6 @@ struct utf8guard_parse_error {
 };
 
 const char *utf8guard_mode_name(unsigned int mode);
-const char *utf8guard_class_name(unsigned int bit);
 
 bool utf8guard_parse_mode(const char *text, size_t len, u32 *mode,
 			  struct utf8guard_parse_error *error);
