@@ -171,21 +171,93 @@ int policy_state_store_policy(const char *text, size_t len)
 }
 EXPORT_SYMBOL_IF_KUNIT(policy_state_store_policy);
 
-/* Freeze mode and policy and pin the module until reboot. */
+/*
+ * Hook modules (utf8guard_fs.ko, ...) attached with utf8guard_hook_attach():
+ * pinned with this module when the policy is locked, so that unloading a
+ * hook cannot undo the lock.  Protected by policy_mutex.
+ */
+#define MAX_HOOK_MODULES 8
+static struct module *hook_modules[MAX_HOOK_MODULES];
+
+/* Freeze mode and policy and pin the modules until reboot. */
 int policy_state_lock(void)
 {
+	unsigned int k;
+
 	mutex_lock(&policy_mutex);
 	if (!policy_locked) {
 		__module_get(THIS_MODULE);
+		for (k = 0; k < MAX_HOOK_MODULES; k++)
+			if (hook_modules[k])
+				__module_get(hook_modules[k]);
 		WRITE_ONCE(policy_locked, true);
-		pr_notice("locked: mode and policy frozen and module pinned until reboot (by %s[%d])\n",
+		pr_notice("locked: mode and policy frozen and modules pinned until reboot (by %s[%d])\n",
 			  current->comm, task_pid_nr(current));
 	}
 	mutex_unlock(&policy_mutex);
 	return 0;
 }
 
-bool policy_state_locked(void)
+/**
+ * utf8guard_locked() - whether mode and policy are locked until reboot
+ *
+ * Hook modules refuse changes to their own settings while this is true.
+ *
+ * Context: any context.
+ * Return: true once /sys/kernel/utf8guard/locked was set to 1.
+ */
+bool utf8guard_locked(void)
 {
 	return READ_ONCE(policy_locked);
 }
+EXPORT_SYMBOL_GPL(utf8guard_locked);
+
+/**
+ * utf8guard_hook_attach() - register a hook module with the lock
+ * @owner: the hook module (THIS_MODULE)
+ *
+ * From then on, locking the policy also pins @owner until reboot, and
+ * attaching while locked pins it at once: a locked system cannot lose a
+ * hook by rmmod.  Call it from the hook module's init, once its hooks
+ * are in place; call utf8guard_hook_detach() from its exit.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -ENOSPC if too many modules are attached.
+ */
+int utf8guard_hook_attach(struct module *owner)
+{
+	unsigned int k;
+	int ret = -ENOSPC;
+
+	mutex_lock(&policy_mutex);
+	for (k = 0; k < MAX_HOOK_MODULES; k++) {
+		if (hook_modules[k])
+			continue;
+		hook_modules[k] = owner;
+		if (policy_locked)
+			__module_get(owner);
+		ret = 0;
+		break;
+	}
+	mutex_unlock(&policy_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(utf8guard_hook_attach);
+
+/**
+ * utf8guard_hook_detach() - undo utf8guard_hook_attach()
+ * @owner: the module given to utf8guard_hook_attach()
+ *
+ * Context: process context (module exit); may sleep.
+ */
+void utf8guard_hook_detach(struct module *owner)
+{
+	unsigned int k;
+
+	mutex_lock(&policy_mutex);
+	for (k = 0; k < MAX_HOOK_MODULES; k++)
+		if (hook_modules[k] == owner)
+			hook_modules[k] = NULL;
+	mutex_unlock(&policy_mutex);
+}
+EXPORT_SYMBOL_GPL(utf8guard_hook_detach);

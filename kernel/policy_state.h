@@ -11,6 +11,5 @@ int policy_state_init(const char *mode_text, const char *policy_text);
 int policy_state_store_mode(const char *text, size_t len);
 int policy_state_store_policy(const char *text, size_t len);
 int policy_state_lock(void);
-bool policy_state_locked(void);
 
 #endif /* UTF8GUARD_POLICY_STATE_H */

@@ -26,6 +26,22 @@
 
 static struct kobject *root_kobj;
 
+/**
+ * utf8guard_kobject() - the /sys/kernel/utf8guard directory
+ *
+ * Hook modules add their own directory under it (e.g. fs/).  It exists
+ * as long as utf8guard.ko is loaded, so as long as any module that uses
+ * this symbol is.
+ *
+ * Context: any context.
+ * Return: the kobject of /sys/kernel/utf8guard.
+ */
+struct kobject *utf8guard_kobject(void)
+{
+	return root_kobj;
+}
+EXPORT_SYMBOL_GPL(utf8guard_kobject);
+
 static bool may_write(void)
 {
 	/* capable() checks against the initial user namespace. */
@@ -76,7 +92,7 @@ static ssize_t policy_store(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t locked_show(struct kobject *kobj, struct kobj_attribute *attr,
 			   char *buf)
 {
-	return sysfs_emit(buf, "%d\n", policy_state_locked());
+	return sysfs_emit(buf, "%d\n", utf8guard_locked());
 }
 
 static ssize_t locked_store(struct kobject *kobj, struct kobj_attribute *attr,
@@ -92,7 +108,7 @@ static ssize_t locked_store(struct kobject *kobj, struct kobj_attribute *attr,
 	if (lock)
 		return policy_state_lock() ? : count;
 	/* Unlocking is only possible by rebooting. */
-	return policy_state_locked() ? -EPERM : count;
+	return utf8guard_locked() ? -EPERM : count;
 }
 
 static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,

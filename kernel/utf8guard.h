@@ -23,6 +23,11 @@
  *
  * All of these may be called in any context, including softirq, and
  * never sleep.
+ *
+ * For hook modules (utf8guard_fs.ko, ...), from process context:
+ *	utf8guard_kobject()		/sys/kernel/utf8guard, to add a directory
+ *	utf8guard_locked()		whether settings are frozen
+ *	utf8guard_hook_attach/detach()	pin the hook module when locked
  */
 #ifndef UTF8GUARD_H
 #define UTF8GUARD_H
@@ -30,11 +35,20 @@
 #include "utf8guard_core.h"
 #include "utf8guard_policy.h"
 
+struct kobject;
+struct module;
+
 struct utf8guard_policy utf8guard_policy_get(void);
 int utf8guard_check_name(const char *name, size_t len, const char *operation);
 int utf8guard_check_path(const char *path, size_t len, const char *operation);
 int utf8guard_judge(const struct utf8guard_policy *policy,
 		    const struct utf8guard_report *report, const u8 *bytes,
 		    size_t len, const char *operation);
+
+
+struct kobject *utf8guard_kobject(void);
+bool utf8guard_locked(void);
+int utf8guard_hook_attach(struct module *owner);
+void utf8guard_hook_detach(struct module *owner);
 
 #endif /* UTF8GUARD_H */

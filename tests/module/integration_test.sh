@@ -280,6 +280,6 @@ expect_eq "locked: state unchanged" "$before" "$(state)"
 expect_failure "locked: rmmod refused" rmmod utf8guard
 expect_eq "locked: module still there" 1 "$(cat $sys/locked)"
 expect_eq "locked: stats reset still allowed" ok "$(w $sys/stats/reset "$(hex 1)")"
-expect_match "lock logged" 'locked: mode and policy frozen and module pinned until reboot' "$(dmesg)"
+expect_match "lock logged" 'locked: mode and policy frozen and modules pinned until reboot' "$(dmesg)"
 
 finish_tests
