@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What one hooked operation checks: whether this filesystem and mode want
+ * a check at all, then the bytes under the policy's classes, counted both
+ * in utf8guard.ko's global stats (utf8guard_judge()) and per operation.
+ *
+ * Runs in the probe handlers: atomic context, no sleeping, no allocation.
+ */
+#include <linux/fs.h>
+
+#include "fs_hook.h"
+
+/**
+ * fs_check_wanted() - take the policy snapshot and decide whether to check
+ * @sb: the superblock of the directory that gets the new name
+ * @policy: filled with the snapshot to check under
+ *
+ * Return: false in mode off, with fs/enabled 0, or for a filesystem type
+ * outside fs/fstypes; nothing is counted then.
+ */
+bool fs_check_wanted(const struct super_block *sb,
+		     struct utf8guard_policy *policy)
+{
+	*policy = utf8guard_policy_get();
+	if (policy->mode == UTF8GUARD_MODE_OFF)
+		return false;
+	return fs_enabled() && fs_watches(sb);
+}
+
+/**
+ * fs_check_bytes() - check a name or symlink target, count, log, decide
+ * @op: the operation, for counters and the log line
+ * @policy: the snapshot from fs_check_wanted()
+ * @bytes: the name (not NUL-terminated) or target
+ * @len: its length
+ *
+ * Return: -EILSEQ to refuse, otherwise 0.
+ */
+int fs_check_bytes(enum fs_op op, const struct utf8guard_policy *policy,
+		   const u8 *bytes, size_t len)
+{
+	struct utf8guard_report report;
+	bool violation;
+
+	violation = utf8guard_first_violation(policy->classes, bytes, len,
+					      &report);
+	fs_count(op, policy, violation ? &report : NULL);
+	return utf8guard_judge(policy, violation ? &report : NULL, bytes, len,
+			       fs_op_name(op));
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * utf8guard_fs.ko internals: the filesystem name-validation hook.
+ *
+ *	probes.c	kprobes on security_inode_*(), the refusal, self-test
+ *	check.c		what one hooked operation checks and counts
+ *	settings.c	enabled, fstypes, check_symlink_target
+ *	counters.c	per-operation and per-reason counters
+ *	sysfs.c		/sys/kernel/utf8guard/fs/
+ *	main.c		module parameters, load and unload
+ */
+#ifndef UTF8GUARD_FS_HOOK_H
+#define UTF8GUARD_FS_HOOK_H
+
+#include <linux/types.h>
+
+#include "utf8guard.h"
+
+struct kobject;
+struct super_block;
+
+/* Operations, as counted in fs/stats/<op>/; the names are ABI. */
+enum fs_op {
+	FS_OP_CREATE,
+	FS_OP_MKDIR,
+	FS_OP_MKNOD,
+	FS_OP_SYMLINK,
+	FS_OP_SYMLINK_TARGET,
+	FS_OP_LINK,
+	FS_OP_RENAME,
+	FS_OP_COUNT
+};
+
+enum fs_outcome {
+	FS_CHECKED,
+	FS_REJECTED,
+	FS_AUDITED,
+	FS_OUTCOME_COUNT
+};
+
+const char *fs_op_name(enum fs_op op);
+const char *fs_outcome_name(enum fs_outcome outcome);
+
+/* check.c: called from the probe handlers, in atomic context. */
+bool fs_check_wanted(const struct super_block *sb,
+		     struct utf8guard_policy *policy);
+int fs_check_bytes(enum fs_op op, const struct utf8guard_policy *policy,
+		   const u8 *bytes, size_t len);
+
+/* settings.c */
+#define FS_FSTYPES_MAX		16
+#define FS_FSTYPE_NAME_MAX	31
+/* "name name ...\n" at most, with the NUL. */
+#define FS_FSTYPES_TEXT_MAX	(FS_FSTYPES_MAX * (FS_FSTYPE_NAME_MAX + 1) + 2)
+
+int fs_settings_init(bool enabled, const char *fstypes,
+		     bool check_symlink_target);
+void fs_settings_exit(void);
+bool fs_enabled(void);
+bool fs_check_symlink_target(void);
+bool fs_watches(const struct super_block *sb);
+int fs_store_enabled(const char *text, size_t len);
+int fs_store_check_symlink_target(const char *text, size_t len);
+int fs_store_fstypes(const char *text, size_t len);
+size_t fs_format_fstypes(char *buf, size_t size);
+
+/* counters.c */
+void fs_count(enum fs_op op, const struct utf8guard_policy *policy,
+	      const struct utf8guard_report *violation);
+u64 fs_count_read(enum fs_op op, enum fs_outcome outcome);
+u64 fs_count_read_total(enum fs_outcome outcome);
+u64 fs_count_read_reason(unsigned int reason);
+void fs_count_reset(void);
+
+/* probes.c */
+int fs_probes_init(void);
+void fs_probes_exit(void);
+unsigned int fs_probes_count(void);
+unsigned int fs_probes_unhooked(void);
+u64 fs_probes_missed(void);
+const char *fs_probes_kind(void);
+
+/* sysfs.c */
+int fs_sysfs_init(struct kobject *parent);
+void fs_sysfs_exit(void);
+
+#endif /* UTF8GUARD_FS_HOOK_H */

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * utf8guard_fs.ko: refuse new file names that are ill-formed UTF-8 or path
+ * tricks, on the running (stock) kernel, with -EILSEQ.
+ *
+ * The names are checked by utf8guard.ko under its mode and policy; this
+ * module hooks the operations that create names (probes.c) and adds the
+ * fs/ settings and counters to /sys/kernel/utf8guard.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+
+#include "fs_hook.h"
+#include "utf8guard_version.h"
+
+static bool enabled_param = true;
+module_param_named(enabled, enabled_param, bool, 0);
+MODULE_PARM_DESC(enabled, "Check new names at load (default 1); later: fs/enabled");
+
+static char *fstypes_param;
+module_param_named(fstypes, fstypes_param, charp, 0);
+MODULE_PARM_DESC(fstypes,
+		 "Filesystem types to check, separated by commas or quoted spaces, or * for all (default *); later: fs/fstypes");
+
+static bool check_symlink_target_param = true;
+module_param_named(check_symlink_target, check_symlink_target_param, bool, 0);
+MODULE_PARM_DESC(check_symlink_target,
+		 "Check symlink targets too (default 1); later: fs/check_symlink_target");
+
+static int __init utf8guard_fs_init(void)
+{
+	char fstypes[FS_FSTYPES_TEXT_MAX];
+	int ret;
+
+	ret = fs_settings_init(enabled_param, fstypes_param,
+			       check_symlink_target_param);
+	if (ret)
+		return ret;
+	ret = fs_probes_init();
+	if (ret)
+		goto settings_exit;
+	ret = fs_sysfs_init(utf8guard_kobject());
+	if (ret) {
+		pr_err("cannot create /sys/kernel/utf8guard/fs: %d\n", ret);
+		goto probes_exit;
+	}
+	ret = utf8guard_hook_attach(THIS_MODULE);
+	if (ret)
+		goto sysfs_exit;
+	fs_format_fstypes(fstypes, sizeof(fstypes));
+	pr_info("%s hooked create mkdir mknod symlink link rename (%u %s); enabled %d, fstypes %s, check_symlink_target %d\n",
+		UTF8GUARD_VERSION, fs_probes_count(), fs_probes_kind(),
+		fs_enabled(), fstypes, fs_check_symlink_target());
+	return 0;
+
+sysfs_exit:
+	fs_sysfs_exit();
+probes_exit:
+	fs_probes_exit();
+settings_exit:
+	fs_settings_exit();
+	return ret;
+}
+
+static void __exit utf8guard_fs_exit(void)
+{
+	utf8guard_hook_detach(THIS_MODULE);
+	fs_sysfs_exit();
+	fs_probes_exit();
+	fs_settings_exit();
+	pr_info("unloaded: new names are no longer checked\n");
+}
+
+module_init(utf8guard_fs_init);
+module_exit(utf8guard_fs_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_VERSION(UTF8GUARD_VERSION);
+MODULE_DESCRIPTION("Refuse new file names that are ill-formed UTF-8 or path tricks (EILSEQ)");
+MODULE_AUTHOR("utf8guard developers");

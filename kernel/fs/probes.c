@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The hook: plain kprobes on the entry of the LSM inode hooks that bring a
+ * name into existence.  Why kprobes, and why these functions, is explained
+ * in Documentation/filesystem-hook-design.rst; in short:
+ *
+ * - A refusal skips the whole security_inode_*() function: the pre-handler
+ *   sets the return value to -EILSEQ and the instruction pointer to a
+ *   return stub, as arch/x86/lib/error-inject.c does.  In 6.1 and 6.12
+ *   these functions do nothing but call the LSMs, so nothing else is
+ *   skipped.
+ * - Every probe has a post_handler, which is never called: it keeps the
+ *   kprobe from being jump-optimized, because an optimized kprobe ignores
+ *   the changed instruction pointer (the refusal would fail open).
+ * - A kprobe has no instance pool to run out of (a kretprobe has).  Hits
+ *   the kernel skips (another kprobe running on that CPU) are counted in
+ *   nmissed, summed in fs/missed and logged.
+ * - Registration is all or nothing: a missing symbol makes the module
+ *   refuse to load.
+ * - Root can disarm every kprobe at once (debugfs kprobes/enabled, or
+ *   kernel.ftrace_enabled=0 for ftrace-based ones).  A self-test calls two
+ *   of the hooked functions with a canary dentry that only the handlers
+ *   recognise; fs/unhooked reports the result, and a periodic health
+ *   check logs every change.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/dcache.h>
+#include <linux/fs.h>
+#include <linux/kprobes.h>
+#include <linux/limits.h>
+#include <linux/mutex.h>
+#include <linux/objtool.h>
+#include <linux/ptrace.h>
+#include <linux/rcupdate.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+#include <asm/linkage.h>
+
+#include "fs_hook.h"
+
+/*
+ * Where a refused call "returns" from.  The probes sit on the first
+ * instruction, before any stack frame is built, so [rsp] is still the
+ * caller's return address: a bare return hands -EILSEQ (in rax) to the
+ * caller.  ASM_RET is "jmp __x86_return_thunk" with CONFIG_RETHUNK.  It
+ * is only reached by iret or the ftrace trampoline's ret, never by an
+ * indirect branch, hence no ENDBR.
+ */
+asmlinkage void utf8guard_fs_return_stub(void);
+asm(
+	".pushsection .text\n"
+	".type utf8guard_fs_return_stub, @function\n"
+	"utf8guard_fs_return_stub:\n"
+		ANNOTATE_NOENDBR
+		ASM_RET
+	".size utf8guard_fs_return_stub, .-utf8guard_fs_return_stub\n"
+	".popsection\n"
+);
+
+/* What the self-test's canary calls return when the probe is in effect. */
+#define CANARY_RESULT 1
+
+/*
+ * The canary: a dentry and a directory inode that no filesystem has.  The
+ * directory is S_PRIVATE, so if the probe is not in effect the real
+ * function returns 0 at once, without calling any LSM.
+ */
+static struct inode *canary_dir;
+static struct dentry *canary_dentry;
+
+static bool is_canary(const struct dentry *dentry)
+{
+	return unlikely(dentry == READ_ONCE(canary_dentry));
+}
+
+static int divert(struct pt_regs *regs, long result)
+{
+	regs_set_return_value(regs, result);
+	instruction_pointer_set(regs, (unsigned long)utf8guard_fs_return_stub);
+	/* ip changed: no single-stepping, no post_handler. */
+	return 1;
+}
+
+static int refuse_if(struct pt_regs *regs, int verdict)
+{
+	return verdict ? divert(regs, verdict) : 0;
+}
+
+static int check_dentry(enum fs_op op, const struct utf8guard_policy *policy,
+			const struct dentry *dentry)
+{
+	return fs_check_bytes(op, policy, dentry->d_name.name,
+			      dentry->d_name.len);
+}
+
+/*
+ * int security_inode_create(struct inode *dir, struct dentry *dentry,
+ *			     umode_t mode);
+ * and the same arguments for mkdir and mknod (plus dev_t dev).
+ */
+static int check_in_dir(enum fs_op op, struct pt_regs *regs)
+{
+	struct inode *dir = (struct inode *)regs_get_kernel_argument(regs, 0);
+	struct dentry *dentry =
+		(struct dentry *)regs_get_kernel_argument(regs, 1);
+	struct utf8guard_policy policy;
+
+	if (is_canary(dentry))
+		return divert(regs, CANARY_RESULT);
+	/* The hooked function returns 0 for private inodes: so do we. */
+	if (unlikely(IS_PRIVATE(dir)))
+		return 0;
+	if (!fs_check_wanted(dir->i_sb, &policy))
+		return 0;
+	return refuse_if(regs, check_dentry(op, &policy, dentry));
+}
+
+static int pre_create(struct kprobe *p, struct pt_regs *regs)
+{
+	return check_in_dir(FS_OP_CREATE, regs);
+}
+
+static int pre_mkdir(struct kprobe *p, struct pt_regs *regs)
+{
+	return check_in_dir(FS_OP_MKDIR, regs);
+}
+
+static int pre_mknod(struct kprobe *p, struct pt_regs *regs)
+{
+	return check_in_dir(FS_OP_MKNOD, regs);
+}
+
+/*
+ * int security_inode_symlink(struct inode *dir, struct dentry *dentry,
+ *			      const char *old_name);
+ * In enforce, a refused link name ends the check; in audit both the name
+ * and the target are checked and counted.
+ */
+static int pre_symlink(struct kprobe *p, struct pt_regs *regs)
+{
+	struct inode *dir = (struct inode *)regs_get_kernel_argument(regs, 0);
+	struct dentry *dentry =
+		(struct dentry *)regs_get_kernel_argument(regs, 1);
+	const char *target = (const char *)regs_get_kernel_argument(regs, 2);
+	struct utf8guard_policy policy;
+	int verdict;
+
+	if (unlikely(IS_PRIVATE(dir)))
+		return 0;
+	if (!fs_check_wanted(dir->i_sb, &policy))
+		return 0;
+	verdict = check_dentry(FS_OP_SYMLINK, &policy, dentry);
+	if (!verdict && fs_check_symlink_target())
+		verdict = fs_check_bytes(FS_OP_SYMLINK_TARGET, &policy,
+					 (const u8 *)target,
+					 strnlen(target, PATH_MAX));
+	return refuse_if(regs, verdict);
+}
+
+/*
+ * int security_inode_link(struct dentry *old_dentry, struct inode *dir,
+ *			   struct dentry *new_dentry);
+ */
+static int pre_link(struct kprobe *p, struct pt_regs *regs)
+{
+	struct dentry *old_dentry =
+		(struct dentry *)regs_get_kernel_argument(regs, 0);
+	struct inode *dir = (struct inode *)regs_get_kernel_argument(regs, 1);
+	struct dentry *new_dentry =
+		(struct dentry *)regs_get_kernel_argument(regs, 2);
+	struct utf8guard_policy policy;
+
+	if (unlikely(IS_PRIVATE(d_backing_inode(old_dentry))))
+		return 0;
+	if (!fs_check_wanted(dir->i_sb, &policy))
+		return 0;
+	return refuse_if(regs, check_dentry(FS_OP_LINK, &policy, new_dentry));
+}
+
+/*
+ * int security_inode_rename(struct inode *old_dir, struct dentry *old_dentry,
+ *			     struct inode *new_dir, struct dentry *new_dentry,
+ *			     unsigned int flags);
+ * Only a target name that does not exist yet is new: RENAME_EXCHANGE and
+ * renaming onto an existing name (how editors save) create no name.  The
+ * caller holds lock_rename(), so the target's state is stable.
+ */
+static int pre_rename(struct kprobe *p, struct pt_regs *regs)
+{
+	struct dentry *old_dentry =
+		(struct dentry *)regs_get_kernel_argument(regs, 1);
+	struct inode *new_dir =
+		(struct inode *)regs_get_kernel_argument(regs, 2);
+	struct dentry *new_dentry =
+		(struct dentry *)regs_get_kernel_argument(regs, 3);
+	unsigned int flags = regs_get_kernel_argument(regs, 4);
+	struct utf8guard_policy policy;
+
+	if (unlikely(IS_PRIVATE(d_backing_inode(old_dentry)) ||
+		     (d_is_positive(new_dentry) &&
+		      IS_PRIVATE(d_backing_inode(new_dentry)))))
+		return 0;
+	if ((flags & RENAME_EXCHANGE) || d_is_positive(new_dentry))
+		return 0;
+	if (!fs_check_wanted(new_dir->i_sb, &policy))
+		return 0;
+	return refuse_if(regs, check_dentry(FS_OP_RENAME, &policy,
+					    new_dentry));
+}
+
+/* Never called; see the top of this file. */
+static void keep_unoptimized(struct kprobe *p, struct pt_regs *regs,
+			     unsigned long flags)
+{
+}
+
+enum probe_index {
+	PROBE_CREATE,
+	PROBE_MKDIR,
+	PROBE_MKNOD,
+	PROBE_SYMLINK,
+	PROBE_LINK,
+	PROBE_RENAME,
+	PROBE_COUNT
+};
+
+#define PROBE(sym, handler) {					\
+	.symbol_name = sym,					\
+	.pre_handler = handler,					\
+	.post_handler = keep_unoptimized,			\
+}
+
+static struct kprobe probes[PROBE_COUNT] = {
+	[PROBE_CREATE] = PROBE("security_inode_create", pre_create),
+	[PROBE_MKDIR] = PROBE("security_inode_mkdir", pre_mkdir),
+	[PROBE_MKNOD] = PROBE("security_inode_mknod", pre_mknod),
+	[PROBE_SYMLINK] = PROBE("security_inode_symlink", pre_symlink),
+	[PROBE_LINK] = PROBE("security_inode_link", pre_link),
+	[PROBE_RENAME] = PROBE("security_inode_rename", pre_rename),
+};
+
+/* Serialises self-tests and the health check's memory of the last one. */
+static DEFINE_MUTEX(health_mutex);
+static unsigned int last_unhooked;
+static u64 last_missed;
+static void health_check(struct work_struct *work);
+static DECLARE_DELAYED_WORK(health_work, health_check);
+#define HEALTH_INTERVAL (10 * HZ)
+
+unsigned int fs_probes_count(void)
+{
+	return PROBE_COUNT;
+}
+
+u64 fs_probes_missed(void)
+{
+	u64 sum = 0;
+	unsigned int k;
+
+	for (k = 0; k < PROBE_COUNT; k++)
+		sum += READ_ONCE(probes[k].nmissed);
+	return sum;
+}
+
+const char *fs_probes_kind(void)
+{
+	return kprobe_ftrace(&probes[PROBE_MKDIR]) ? "ftrace-based kprobes" :
+						       "int3 kprobes";
+}
+
+static bool canary_passes(int (*hooked)(struct inode *, struct dentry *,
+					umode_t))
+{
+	return hooked(canary_dir, canary_dentry, 0) == CANARY_RESULT;
+}
+
+/*
+ * How many probes are not in effect.  A probe the kernel marked disabled
+ * or gone is not; if the canary gets through both probed functions it
+ * calls, kprobes are disarmed as a whole and none is.
+ */
+static unsigned int self_test(void)
+{
+	bool create_ok, mkdir_ok;
+	unsigned int k, unhooked = 0;
+
+	lockdep_assert_held(&health_mutex);
+	create_ok = canary_passes(security_inode_create);
+	mkdir_ok = canary_passes(security_inode_mkdir);
+	if (!create_ok && !mkdir_ok)
+		return PROBE_COUNT;
+	for (k = 0; k < PROBE_COUNT; k++) {
+		struct kprobe *p = &probes[k];
+
+		if (kprobe_disabled(p) || kprobe_gone(p) ||
+		    (k == PROBE_CREATE && !create_ok) ||
+		    (k == PROBE_MKDIR && !mkdir_ok))
+			unhooked++;
+	}
+	return unhooked;
+}
+
+static void report_health(unsigned int unhooked, u64 missed)
+{
+	lockdep_assert_held(&health_mutex);
+	if (unhooked != last_unhooked) {
+		if (unhooked)
+			pr_err("%u of %u hooks are not in effect (kprobes disarmed? see /sys/kernel/debug/kprobes/enabled and sysctl kernel.ftrace_enabled): new names are NOT checked\n",
+			       unhooked, PROBE_COUNT);
+		else
+			pr_notice("all %u hooks are in effect again\n",
+				  PROBE_COUNT);
+		last_unhooked = unhooked;
+	}
+	if (missed != last_missed) {
+		pr_warn("%llu hooked operations were not checked (kprobe missed: another probe was running on that CPU)\n",
+			missed - last_missed);
+		last_missed = missed;
+	}
+}
+
+/* fs/unhooked: a fresh self-test, whose result is also logged if new. */
+unsigned int fs_probes_unhooked(void)
+{
+	unsigned int unhooked;
+
+	mutex_lock(&health_mutex);
+	unhooked = self_test();
+	report_health(unhooked, fs_probes_missed());
+	mutex_unlock(&health_mutex);
+	return unhooked;
+}
+
+static void health_check(struct work_struct *work)
+{
+	fs_probes_unhooked();
+	schedule_delayed_work(&health_work, HEALTH_INTERVAL);
+}
+
+static int canary_init(void)
+{
+	canary_dir = kzalloc(sizeof(*canary_dir), GFP_KERNEL);
+	canary_dentry = kzalloc(sizeof(*canary_dentry), GFP_KERNEL);
+	if (!canary_dir || !canary_dentry) {
+		kfree(canary_dir);
+		kfree(canary_dentry);
+		return -ENOMEM;
+	}
+	/* Only i_flags is ever read, and only if the probe is not there. */
+	canary_dir->i_flags = S_PRIVATE;
+	return 0;
+}
+
+static void canary_exit(void)
+{
+	kfree(canary_dentry);
+	kfree(canary_dir);
+}
+
+static void unregister_probes(unsigned int count)
+{
+	struct kprobe *list[PROBE_COUNT];
+	unsigned int k;
+
+	for (k = 0; k < count; k++)
+		list[k] = &probes[k];
+	/* Waits for handlers that are running. */
+	unregister_kprobes(list, count);
+	/*
+	 * A task sent to the stub may be preempted before its return: wait
+	 * until every task has passed a voluntary context switch before the
+	 * module text goes away, as ftrace does for its trampolines.
+	 */
+	synchronize_rcu_tasks();
+}
+
+/**
+ * fs_probes_init() - register every probe, or none
+ *
+ * Return: 0 with all probes in effect; otherwise an error, logged, and
+ * no probe registered.
+ */
+int fs_probes_init(void)
+{
+	unsigned int k, unhooked;
+	int ret;
+
+	ret = canary_init();
+	if (ret)
+		return ret;
+	/* As register_kprobes(), all or nothing, but naming the culprit. */
+	for (k = 0; k < PROBE_COUNT; k++) {
+		ret = register_kprobe(&probes[k]);
+		if (ret) {
+			pr_err("cannot probe %s: error %d%s; not loading: no hook is better than a partial one\n",
+			       probes[k].symbol_name, ret,
+			       ret == -ENOENT ? " (no such symbol: kernel built without CONFIG_SECURITY?)" : "");
+			unregister_probes(k);
+			canary_exit();
+			return ret;
+		}
+	}
+	mutex_lock(&health_mutex);
+	unhooked = self_test();
+	mutex_unlock(&health_mutex);
+	if (unhooked) {
+		pr_err("%u of %u probes are registered but not in effect (kprobes disarmed: /sys/kernel/debug/kprobes/enabled or sysctl kernel.ftrace_enabled is 0); not loading\n",
+		       unhooked, PROBE_COUNT);
+		unregister_probes(PROBE_COUNT);
+		canary_exit();
+		return -EBUSY;
+	}
+	last_missed = fs_probes_missed();
+	schedule_delayed_work(&health_work, HEALTH_INTERVAL);
+	return 0;
+}
+
+/* Remove the probes; on return no task can be in a handler or the stub. */
+void fs_probes_exit(void)
+{
+	cancel_delayed_work_sync(&health_work);
+	unregister_probes(PROBE_COUNT);
+	canary_exit();
+}

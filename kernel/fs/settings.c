@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Settings of utf8guard_fs.ko: fs/enabled, fs/fstypes and
+ * fs/check_symlink_target.
+ *
+ * The probe handlers read them locklessly: the two flags with READ_ONCE(),
+ * the fstypes list under RCU (it is replaced whole and freed after a grace
+ * period).  Writers are serialised by settings_mutex, refuse everything
+ * while utf8guard is locked, and change nothing on a parse error.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "fs_hook.h"
+
+/* count == 0 stands for "*": every filesystem type. */
+struct fstype_list {
+	struct rcu_head rcu;
+	unsigned int count;
+	char names[FS_FSTYPES_MAX][FS_FSTYPE_NAME_MAX + 1];
+};
+
+static bool enabled;
+static bool check_symlink_target;
+static struct fstype_list __rcu *fstypes;
+static DEFINE_MUTEX(settings_mutex);
+
+bool fs_enabled(void)
+{
+	return READ_ONCE(enabled);
+}
+
+bool fs_check_symlink_target(void)
+{
+	return READ_ONCE(check_symlink_target);
+}
+
+/* Whether names created on @sb are checked.  Atomic context. */
+bool fs_watches(const struct super_block *sb)
+{
+	const struct fstype_list *list;
+	const char *type = sb->s_type->name;
+	bool watched = false;
+	unsigned int k;
+
+	rcu_read_lock();
+	list = rcu_dereference(fstypes);
+	if (!list->count)
+		watched = true;
+	for (k = 0; k < list->count && !watched; k++)
+		watched = !strcmp(list->names[k], type);
+	rcu_read_unlock();
+	return watched;
+}
+
+static bool is_separator(char c)
+{
+	return c == ' ' || c == ',' || c == '\t';
+}
+
+static bool is_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+	       c == '_' || c == '-';
+}
+
+/*
+ * Parse "*" or filesystem type names separated by spaces or commas, with
+ * one optional trailing newline.  Return NULL on success, else why not.
+ */
+static const char *parse_fstypes(const char *text, size_t len,
+				 struct fstype_list *list)
+{
+	size_t pos = 0, start, k;
+	bool star = false;
+
+	if (len && text[len - 1] == '\n')
+		len--;
+	list->count = 0;
+	while (pos < len) {
+		if (is_separator(text[pos])) {
+			pos++;
+			continue;
+		}
+		start = pos;
+		while (pos < len && !is_separator(text[pos]))
+			pos++;
+		if (pos - start == 1 && text[start] == '*') {
+			star = true;
+			continue;
+		}
+		if (pos - start > FS_FSTYPE_NAME_MAX)
+			return "filesystem type name longer than 31 bytes";
+		for (k = start; k < pos; k++)
+			if (!is_name_char(text[k]))
+				return "filesystem type names are made of a-z 0-9 . _ -";
+		if (list->count == FS_FSTYPES_MAX)
+			return "more than 16 filesystem types";
+		memcpy(list->names[list->count], text + start, pos - start);
+		list->count++;
+	}
+	if (star && list->count)
+		return "\"*\" stands alone";
+	if (!star && !list->count)
+		return "no filesystem type (\"*\" for all)";
+	return NULL;
+}
+
+size_t fs_format_fstypes(char *buf, size_t size)
+{
+	const struct fstype_list *list;
+	size_t n = 0;
+	unsigned int k;
+
+	rcu_read_lock();
+	list = rcu_dereference(fstypes);
+	if (!list->count)
+		n = scnprintf(buf, size, "*");
+	for (k = 0; k < list->count; k++)
+		n += scnprintf(buf + n, size - n, "%s%s", k ? " " : "",
+			       list->names[k]);
+	rcu_read_unlock();
+	return n;
+}
+
+static int store_fstypes(const char *text, size_t len, bool at_load)
+{
+	struct fstype_list *list, *old;
+	const char *error;
+
+	list = kzalloc(sizeof(*list), GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	error = parse_fstypes(text, len, list);
+	if (error) {
+		if (at_load)
+			pr_err("module parameter fstypes=\"%s\": %s\n", text,
+			       error);
+		else
+			pr_info_ratelimited("fs/fstypes write refused: %s\n",
+					    error);
+		kfree(list);
+		return -EINVAL;
+	}
+	mutex_lock(&settings_mutex);
+	if (!at_load && utf8guard_locked()) {
+		mutex_unlock(&settings_mutex);
+		kfree(list);
+		return -EPERM;
+	}
+	old = rcu_replace_pointer(fstypes, list,
+				  lockdep_is_held(&settings_mutex));
+	mutex_unlock(&settings_mutex);
+	if (old)
+		kfree_rcu(old, rcu);
+	return 0;
+}
+
+int fs_store_fstypes(const char *text, size_t len)
+{
+	return store_fstypes(text, len, false);
+}
+
+static int store_flag(bool *flag, const char *name, const char *text,
+		      size_t len)
+{
+	struct utf8guard_parse_error error;
+	bool value;
+	int ret = 0;
+
+	if (!utf8guard_parse_flag(text, len, &value, &error)) {
+		pr_info_ratelimited("fs/%s write refused: %s\n", name,
+				    error.message);
+		return -EINVAL;
+	}
+	mutex_lock(&settings_mutex);
+	if (utf8guard_locked()) {
+		ret = -EPERM;
+	} else if (READ_ONCE(*flag) != value) {
+		WRITE_ONCE(*flag, value);
+		pr_notice("fs/%s %d -> %d (by %s[%d])\n", name, !value, value,
+			  current->comm, task_pid_nr(current));
+	}
+	mutex_unlock(&settings_mutex);
+	return ret;
+}
+
+int fs_store_enabled(const char *text, size_t len)
+{
+	return store_flag(&enabled, "enabled", text, len);
+}
+
+int fs_store_check_symlink_target(const char *text, size_t len)
+{
+	return store_flag(&check_symlink_target, "check_symlink_target", text,
+			  len);
+}
+
+/* At load, before the probes exist. */
+int fs_settings_init(bool enabled_param, const char *fstypes_param,
+		     bool check_symlink_target_param)
+{
+	const char *text = fstypes_param ? fstypes_param : "*";
+
+	WRITE_ONCE(enabled, enabled_param);
+	WRITE_ONCE(check_symlink_target, check_symlink_target_param);
+	return store_fstypes(text, strlen(text), true);
+}
+
+/* At unload, once no probe handler can run. */
+void fs_settings_exit(void)
+{
+	kfree(rcu_dereference_protected(fstypes, true));
+	RCU_INIT_POINTER(fstypes, NULL);
+}
