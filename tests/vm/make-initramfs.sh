@@ -4,10 +4,12 @@
 # Contents: busybox with a symlink per applet, /init (initramfs-init.sh),
 # /utf8guard/vm-lib.sh and assert.sh (tests/lib), the test script as /utf8guard/run.sh, and any
 # extra files (.ko modules, static test binaries, shell scripts).
-# Usage: make-initramfs.sh OUT.cpio.gz --run SCRIPT [--file SRC[:DEST]]...
+# Usage: make-initramfs.sh OUT.cpio.gz --run SCRIPT [--file SRC[:DEST]]... [--tree DIR]...
 #   --run SCRIPT     host sh script run by /init (becomes /utf8guard/run.sh)
 #   --file SRC:DEST  copy SRC to absolute DEST in the initramfs; DEST ending
 #                    in / is a directory; no DEST = /utf8guard/<basename>
+#   --tree DIR       copy the contents of DIR to the initramfs root
+#                    (e.g. a lib/modules tree from stock-modules.sh)
 set -euo pipefail
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -23,6 +25,7 @@ out=$1
 shift
 run=
 files=()
+trees=()
 while (($#)); do
 	case "$1" in
 	--run)
@@ -33,6 +36,12 @@ while (($#)); do
 	--file)
 		(($# >= 2)) || usage
 		files+=("$2")
+		shift 2
+		;;
+	--tree)
+		(($# >= 2)) || usage
+		[[ -d "$2" ]] || { echo "make-initramfs: no such directory: $2" >&2; exit 1; }
+		trees+=("$2")
 		shift 2
 		;;
 	*) usage ;;
@@ -69,6 +78,10 @@ for spec in "${files[@]}"; do
 	fi
 	mkdir -p "$staging$(dirname "$dest")"
 	cp -p "$src" "$staging$dest"
+done
+
+for tree in "${trees[@]}"; do
+	cp -a "$tree/." "$staging/"
 done
 
 mkdir -p "$(dirname "$out")"

@@ -9,8 +9,10 @@
 # Always TCG: KVM guests hang on this infrastructure.
 # Usage: run-vm.sh --kernel BZIMAGE --initrd CPIO --log LOGFILE
 #          [--append "CMDLINE ARGS"] [--timeout SECS (300)] [--mem MB (1024)]
-#          [--smp N (2)] [--allow REGEX]...
+#          [--smp N (2)] [--allow REGEX]... [--virtfs DIR]
 #   --allow REGEX   ignore console lines matching REGEX in the splat check
+#   --virtfs DIR    share host DIR over virtio-9p, mount tag "utf8guard":
+#                   mount -t 9p -o trans=virtio,version=9p2000.L utf8guard /mnt
 set -euo pipefail
 
 # ERE, case-sensitive; each was checked not to match a clean boot of the
@@ -46,6 +48,7 @@ usage() {
 
 kernel='' initrd='' log='' append='' timeout=300 mem=1024 smp=2
 allow=()
+extra=()
 while (($#)); do
 	(($# >= 2)) || usage
 	case "$1" in
@@ -57,6 +60,10 @@ while (($#)); do
 	--mem) mem=$2 ;;
 	--smp) smp=$2 ;;
 	--allow) allow+=("$2") ;;
+	--virtfs)
+		[[ -d "$2" ]] || { echo "run-vm: --virtfs: no such directory: $2" >&2; exit 1; }
+		extra+=(-virtfs "local,path=$2,mount_tag=utf8guard,security_model=none,id=utf8guard")
+		;;
 	*) usage ;;
 	esac
 	shift 2
@@ -78,7 +85,7 @@ timeout --kill-after=10 "$timeout" \
 	qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp" \
 	-nodefaults -no-user-config -display none -monitor none -no-reboot \
 	-serial "file:$log" -serial "file:$result" \
-	-kernel "$kernel" -initrd "$initrd" \
+	-kernel "$kernel" -initrd "$initrd" "${extra[@]}" \
 	-append "$BASE_APPEND${append:+ $append}" </dev/null || qemu_rc=$?
 elapsed=$((SECONDS - start))
 touch "$log" "$result"
