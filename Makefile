@@ -71,6 +71,9 @@ check:
 demo:
 	scripts/demo.sh
 
+bench-fs:
+	bench/fs-create-unlink.sh
+
 fuzz:
 	$(MAKE) -f tests/core/Makefile.inc core-fuzz
 
@@ -79,4 +82,4 @@ clean:
 	-[ -d "$(KERNELDIR)" ] && $(MAKE) -C $(KERNELDIR) M=$(CURDIR) clean
 
 .PHONY: all cli module module-install cli-install install check demo fuzz \
-	clean core-freestanding
+	clean core-freestanding bench-fs

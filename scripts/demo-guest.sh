@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The admin session `make demo` shows, run inside the VM on Debian's stock
 # kernel.  Each command is printed with a "$ " prompt before its output.
+# shellcheck disable=SC2016 # run 'CMD': shown as is, then run by sh -c
 set -u
 export PATH=/utf8guard/tools:$PATH
 S=/sys/kernel/utf8guard
@@ -31,7 +32,7 @@ run "utf8guardctl check --hex c0af --hex e080ae --hex eda080 --hex f4908080 --he
 
 say "The kernel refuses the same bytes, through the exported helpers"
 echo "(utf8guard_consumer.ko is the project's test module that calls"
-echo " utf8guard_check_name(); the filesystem hook utf8guard_fs.ko will call it on mkdir & co.)"
+echo " utf8guard_check_name(); the filesystem hook utf8guard_fs.ko, below, calls it on mkdir & co.)"
 run "insmod modules/utf8guard_consumer.ko"
 run "echo 1 > $S/stats/reset"
 put '\057\300\256\056\057' $C/check_name
@@ -57,8 +58,42 @@ run "echo 'enforce please' > $S/mode"
 run "cat $S/mode $S/policy"
 run "dmesg | grep 'write refused' | tail -n 2"
 
+say "The filesystem hook: utf8guard_fs.ko refuses new bad names, on any filesystem"
+echo "(it probes the kernel's create, mkdir, mknod, symlink, link and rename hooks;"
+echo " mode and policy are the ones above: enforce, strict path-tricks)"
+run "insmod modules/utf8guard_fs.ko"
+run "dmesg | grep 'utf8guard_fs: .*hooked'"
+run "ls $S/fs $S/fs/stats"
+run "cd $S/fs && grep . enabled fstypes check_symlink_target unhooked"
+run "mkdir /tmp/fs && echo 1 > $S/fs/stats/reset"
+
+say "mkdir of the name C0 AE 2E (an overlong '.' and a '.': '..' to a lenient decoder)"
+printf '%s\n' "(printf '\\300\\256.' writes the bytes C0 AE 2E, so the path ends in 2F C0 AE 2E 2F;" \
+	" the demo shows bytes that are not UTF-8 as \\xHH)"
+run 'mkdir "$(printf "/tmp/fs/\300\256./")"'
+run "dmesg | grep 'utf8guard: refused mkdir' | tail -n 1"
+run "find /tmp/fs -mindepth 1"
+echo "(nothing: the refused mkdir created nothing; a well-formed UTF-8 name is allowed:)"
+run 'mkdir "$(printf "/tmp/fs/caf\303\251")" && find /tmp/fs -mindepth 1'
+
+say "audit mode: the same mkdir is allowed, counted and logged"
+run "echo audit > $S/mode"
+run 'mkdir "$(printf "/tmp/fs/\300\256./")" && find /tmp/fs -mindepth 1'
+run "dmesg | grep 'utf8guard: audit: would refuse mkdir' | tail -n 1"
+
+say "Back to enforce: the existing name stays usable (only new names are checked)"
+run "echo enforce > $S/mode"
+run 'touch "$(printf "/tmp/fs/\300\256./inside")" && find /tmp/fs -mindepth 1'
+run 'mv "$(printf "/tmp/fs/\300\256.")" /tmp/fs/renamed && find /tmp/fs -mindepth 1'
+run "rm -r /tmp/fs"
+
+say "The filesystem counters: per operation and per reason"
+run "cd $S/fs/stats && grep . checked rejected audited overlong mkdir/* create/checked rename/checked"
+run "cd $S/fs && grep . missed unhooked"
+
 say "Lock until reboot"
 run "echo 1 > $S/locked; cat $S/locked"
 run "echo off > $S/mode"
-run "rmmod utf8guard_consumer; rmmod utf8guard"
+run "echo 0 > $S/fs/enabled"
+run "rmmod utf8guard_consumer; rmmod utf8guard_fs; rmmod utf8guard"
 echo "=== utf8guard demo end"

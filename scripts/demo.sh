@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # demo.sh - `make demo`: build the CLI and the modules for Debian's stock
 # kernel, boot that kernel in qemu (TCG) with them, and show an admin
-# session (scripts/demo-guest.sh) refusing 2F C0 AE 2E 2F and friends.
+# session (scripts/demo-guest.sh) refusing 2F C0 AE 2E 2F and friends, in
+# the validator and then in mkdir through the filesystem hook.
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,6 +21,7 @@ image=$("$vm/stock-kernel.sh" --image)
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/scripts/demo-guest.sh" \
 	--file "$out/static/utf8guardctl:/utf8guard/tools/" \
 	--file "$out/modules/utf8guard.ko:/utf8guard/modules/" \
+	--file "$out/modules/utf8guard_fs.ko:/utf8guard/modules/" \
 	--file "$out/modules/tests/consumer/utf8guard_consumer.ko:/utf8guard/modules/"
 
 echo "demo: booting $(basename "$image") under qemu (TCG)..."
@@ -27,8 +29,11 @@ status=0
 "$vm/run-vm.sh" --kernel "$image" --initrd "$out/initrd.cpio.gz" \
 	--log "$out/console.log" --append "quiet loglevel=4" --timeout 300 \
 	>"$out/run-vm.log" 2>&1 || status=$?
+# The session creates names that are not UTF-8 (busybox echoes them): show
+# those bytes as \xHH, and everything else (valid UTF-8 included) as is.
 sed -n '/^=== utf8guard demo start/,/^=== utf8guard demo end/p' "$out/console.log" |
-	tr -d '\r'
+	tr -d '\r' |
+	python3 -c 'import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode("utf-8", "backslashreplace").encode())'
 if [ $status -ne 0 ]; then
 	tail -n 20 "$out/run-vm.log" >&2
 	echo "demo: the VM run failed (console log: $out/console.log)" >&2

@@ -33,6 +33,7 @@
 #include <linux/objtool.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -84,9 +85,25 @@ static int divert(struct pt_regs *regs, long result)
 	return 1;
 }
 
+/*
+ * nfsd has no NFS status for EILSEQ: its nfserrno() warns (a panic with
+ * panic_on_warn) and answers NFSERR_IO.  Its threads get EINVAL instead.
+ * Only kernel threads are considered: a process cannot rename itself
+ * into one.
+ */
+static bool current_is_nfsd(void)
+{
+	return (current->flags & PF_KTHREAD) &&
+	       !strncmp(current->comm, "nfsd", TASK_COMM_LEN);
+}
+
 static int refuse_if(struct pt_regs *regs, int verdict)
 {
-	return verdict ? divert(regs, verdict) : 0;
+	if (!verdict)
+		return 0;
+	if (verdict == -EILSEQ && unlikely(current_is_nfsd()))
+		verdict = -EINVAL;
+	return divert(regs, verdict);
 }
 
 static int check_dentry(enum fs_op op, const struct utf8guard_policy *policy,

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # /utf8guard/run.sh on the TEST kernel (KUnit, KASAN, lockdep, kmemleak):
-# the KUnit suites as modules, then the integration suite.
+# the KUnit suites as modules, the filesystem hook suite, then the
+# integration suite (which ends by locking, pinning utf8guard.ko until
+# reboot), then the fs hook's checks under that lock.
 set -u
 . /utf8guard/vm-lib.sh
 mods=/utf8guard/modules
@@ -25,5 +27,7 @@ for t in utf8guard_core_test utf8guard_policy_test utf8guard_sysfs_test; do
 done
 rmmod utf8guard || status=1
 
+sh /utf8guard/tools/fs_hook_test.sh $mods /utf8guard/tools || status=1
 sh /utf8guard/tools/integration_test.sh $mods /utf8guard/tools || status=1
+sh /utf8guard/tools/fs_hook_test.sh --after-lock $mods /utf8guard/tools || status=1
 exit $status

@@ -40,23 +40,50 @@ stock)
 esac
 
 "$here/build-modules.sh" "$tree" "$out/modules"
-gcc -static -O2 -Wall -Wextra -Werror -o "$out/guest_write" \
-	"$top/tests/module/guest_write.c"
+guest_cc=(gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE
+	-I "$top/userspace")
+"${guest_cc[@]}" -o "$out/guest_write" "$top/tests/module/guest_write.c"
+"${guest_cc[@]}" -o "$out/fs_op" "$top/tests/fs/fs_op.c" "$top/userspace/hex.c"
+"${guest_cc[@]}" -o "$out/fs_stress" "$top/tests/fs/fs_stress.c"
+
+# The filesystems of the fs hook suite: an empty ext4 image (loop-mounted
+# in the guest), a fresh host directory shared over 9p, and on the stock
+# kernel the modules they need.
+rm -f "$out/ext4.img"
+mkfs.ext4 -q -F "$out/ext4.img" 64M
+rm -rf "$out/9p-share"
+mkdir -p "$out/9p-share"
+tree_args=()
+if [ "$kind" = stock ]; then
+	"$vm/stock-modules.sh" "$("$vm/stock-kernel.sh" --version)" \
+		"$out/stock-modules" crc32c_generic ext4 loop 9p 9pnet_virtio \
+		virtio_pci
+	tree_args=(--tree "$out/stock-modules")
+fi
 
 files=()
 while IFS= read -r ko; do
 	files+=(--file "$ko:/utf8guard/modules/")
 done < <(find "$out/modules" -name '*.ko' | sort)
-files+=(--file "$out/guest_write:/utf8guard/tools/"
-	--file "$top/tests/module/integration_test.sh:/utf8guard/tools/"
-	--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard:/utf8guard/tools/")
-"$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$guest" "${files[@]}"
+for tool in guest_write fs_op fs_stress; do
+	files+=(--file "$out/$tool:/utf8guard/tools/")
+done
+files+=(--file "$top/tests/module/integration_test.sh:/utf8guard/tools/"
+	--file "$top/tests/fs/fs_hook_test.sh:/utf8guard/tools/"
+	--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard:/utf8guard/tools/"
+	--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard-fs:/utf8guard/tools/"
+	--file "$out/ext4.img:/utf8guard/")
+"$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$guest" "${files[@]}" \
+	"${tree_args[@]}"
 
 status=0
 "$vm/run-vm.sh" --kernel "$image" --initrd "$out/initrd.cpio.gz" \
-	--log "$out/console.log" --timeout 900 || status=1
+	--log "$out/console.log" --timeout 2400 --mem 1536 \
+	--virtfs "$out/9p-share" || status=1
 
-counts=$(grep -aEo '^[0-9]+ passed, [0-9]+ failed' "$out/console.log" | tail -n 1)
+# One "N passed, N failed" line per guest suite; sum them.
+counts=$(grep -aEo '^[0-9]+ passed, [0-9]+ failed' "$out/console.log" |
+	awk '{ p += $1; f += $3; n++ } END { if (n) printf "%d passed, %d failed (%d suites)", p, f, n }')
 counts=${counts:-no result line}
 summary="$kind: $counts"
 if [ "$kind" = test ]; then
