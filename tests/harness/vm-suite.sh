@@ -40,11 +40,11 @@ stock)
 esac
 
 "$here/build-modules.sh" "$tree" "$out/modules"
-guest_cc=(gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE
+guest_cc=(gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror
 	-I "$top/userspace")
 "${guest_cc[@]}" -o "$out/guest_write" "$top/tests/module/guest_write.c"
-"${guest_cc[@]}" -o "$out/fs_op" "$top/tests/fs/fs_op.c" "$top/userspace/hex.c"
-"${guest_cc[@]}" -o "$out/fs_stress" "$top/tests/fs/fs_stress.c"
+"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_op" "$top/tests/fs/fs_op.c" "$top/userspace/hex.c"
+"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_stress" "$top/tests/fs/fs_stress.c"
 
 # The filesystems of the fs hook suite: an empty ext4 image (loop-mounted
 # in the guest), a fresh host directory shared over 9p, and on the stock

@@ -1,0 +1,1033 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Tests of the filesystem hook utf8guard_fs.ko inside the VM (busybox sh, as
+# root), on the stock and on the debug test kernel (issue 4, section 6):
+# every name-creating operation with valid and ill-formed names on tmpfs,
+# ext4 (loop image) and 9p (the ->atomic_open path) in enforce, audit and
+# off; symlink targets; existing ill-formed names stay usable; enabled,
+# fstypes and policy scoping; exact log lines; counters per operation and
+# per reason; every sysfs write that must fail; privileges; module
+# parameters; unhooked; a stress run with the mode flipping; load/unload
+# cycles under load; kmemleak.  Ends with both modules unloaded, so that
+# integration_test.sh can run next; that one ends by locking, and
+#
+#	fs_hook_test.sh --after-lock MODULE_DIR TOOL_DIR
+#
+# then checks utf8guard_fs.ko under the lock (it pins the modules until
+# reboot).
+#
+# usage: fs_hook_test.sh [--after-lock] MODULE_DIR TOOL_DIR [STRESS_ITER]
+# MODULE_DIR holds utf8guard.ko and utf8guard_fs.ko; TOOL_DIR holds fs_op,
+# fs_stress, guest_write and sysfs-kernel-utf8guard-fs (the ABI file); the
+# harness puts tests/lib/assert.sh and vm-lib.sh in /utf8guard/.
+# STRESS_ITER (or the environment's FS_STRESS_ITER; default 10000) is the
+# number of iterations of each of the 16 stress processes.  The
+# environment's FS_LOAD_PAUSE_US (default 0) throttles the load under which
+# the module is unloaded and loaded 50 times (fs_stress's
+# FS_STRESS_PAUSE_US): the debug kernel under emulation needs it, as a
+# saturating load starves its RCU grace-period kthread (RCU stall reports,
+# minutes per synchronize_rcu() in rmmod).
+# Filesystems: a fresh tmpfs on /mnt/tmpfs, /utf8guard/ext4.img on
+# /mnt/ext4, and the 9p share "utf8guard" on /mnt/9p.
+set -u
+after_lock=
+if [ "${1:-}" = --after-lock ]; then
+	after_lock=1
+	shift
+fi
+mods=${1:?module dir}
+tools=${2:?tool dir}
+iters=${3:-${FS_STRESS_ITER:-10000}}
+# shellcheck source=../lib/assert.sh
+. /utf8guard/assert.sh
+# shellcheck source=../vm/vm-lib.sh
+. /utf8guard/vm-lib.sh
+sys=/sys/kernel/utf8guard
+fs=$sys/fs
+fsop=$tools/fs_op
+stress=$tools/fs_stress
+gw=$tools/guest_write
+abi=$tools/sysfs-kernel-utf8guard-fs
+
+# w FILE HEX: one write() of the given bytes; prints ok or the errno name.
+w() { "$gw" "$1" "$2" 2>&1; }
+# hex TEXT: the hex of a text, for w.
+hex() { printf '%s' "$1" | od -An -v -tx1 | tr -d ' \n'; }
+# set_file FILE VALUE: a write that must work (counts a failure if not).
+set_file() {
+	sf_got=$(w "$1" "$(hex "$2")")
+	[ "$sf_got" = ok ] || fail "write '$2' to $1" "got: $sf_got"
+}
+setmode() { set_file $sys/mode "$1"; }
+fsstate() {
+	printf '%s|%s|%s' "$(cat $fs/enabled)" "$(cat $fs/fstypes)" \
+		"$(cat $fs/check_symlink_target)"
+}
+# mark: a unique line in the kernel log; log_since prints the log after it.
+marks=0
+mark() {
+	marks=$((marks + 1))
+	logmark="utf8guard-fs-test mark $marks"
+	echo "$logmark" >/dev/kmsg
+}
+log_since() { dmesg | sed -n "/$logmark\$/,\$p"; }
+# field NAME TEXT: the value of NAME=value in fs_stress's output.
+field() {
+	for f_kv in $2; do
+		case $f_kv in "$1"=*) echo "${f_kv#*=}" && return ;; esac
+	done
+	echo missing
+}
+us() { echo "$1" | tr - _; }
+
+# --- names ----------------------------------------------------------------
+GOOD=636166c3a9f09f9880			# "café" + U+1F600: valid UTF-8
+SRC=737263				# "src", the source of link and rename
+TARGET=2e2e2f746172676574		# "../target"
+BADTARGET=2e2e2fc0ae2e2f657463		# "../\xc0\xae./etc": overlong at 3
+BAD="c0ae2e c0af c080 eda080 e282"	# the pieces, a surrogate, truncated
+# reason_of HEX: sets $why, the counter a bad name counts in.
+reason_of() {
+	case $1 in
+	c0ae2e | c0af | c080 | 61c0ae62) why=overlong ;;
+	eda080) why=surrogate ;;
+	e282 | 2f746d702fe282) why=truncated ;;
+	ff) why=invalid_byte ;;
+	80) why=unexpected_continuation ;;
+	f4908080) why=out_of_range ;;
+	*) why=unknown-$1 ;;
+	esac
+}
+OPS="create open-creat creat mknod-reg mknod-fifo mknod-chr mknod-blk
+mknod-sock bind mkdir symlink link tmpfile-link rename rename-noreplace
+rename-whiteout"
+# counter_of OP: sets $cop, the stats/<op>/ directory (with _ for -).
+counter_of() {
+	case $1 in
+	create | open-creat | creat | mknod-reg) cop="create" ;;
+	mkdir) cop="mkdir" ;;
+	mknod-* | bind) cop="mknod" ;;
+	symlink) cop="symlink" ;;
+	link | tmpfile-link) cop="link" ;;
+	rename*) cop="rename" ;;
+	*) cop="unknown" ;;
+	esac
+}
+
+# --- counters -------------------------------------------------------------
+# Every fs counter and the global totals, in a fixed order.  snap VAR reads
+# them all (shell builtins only) into $VAR; diffsnap sets $delta to the
+# changes from $s0 to $s1 as "key+N ..."; want builds the same text from
+# the checks an operation should make.
+REASONS="truncated unexpected-continuation invalid-byte overlong surrogate out-of-range"
+COUNTER_OPS="create mkdir mknod symlink symlink-target link rename"
+KEYS=
+FILES=
+addkey() {
+	KEYS="$KEYS $1"
+	FILES="$FILES $2"
+}
+for k in checked rejected audited; do addkey "$k" "$fs/stats/$k"; done
+for r in $REASONS; do addkey "$(us "$r")" "$fs/stats/$r"; done
+for o in $COUNTER_OPS; do
+	for k in checked rejected audited; do
+		addkey "$(us "$o")_$k" "$fs/stats/$o/$k"
+	done
+done
+for k in checked rejected audited; do addkey "g_$k" "$sys/stats/$k"; done
+
+s='' s0='' s1='' wx=''
+snap() {
+	sn_s=
+	for sn_f in $FILES; do
+		sn_v=missing
+		read -r sn_v 2>/dev/null <"$sn_f"
+		sn_s="$sn_s$sn_v "
+	done
+	eval "$1=\$sn_s"
+}
+diffsnap() {
+	delta=
+	ds_a=$s0
+	ds_b=$s1
+	for ds_k in $KEYS; do
+		ds_x=${ds_a%% *}
+		ds_a=${ds_a#* }
+		ds_y=${ds_b%% *}
+		ds_b=${ds_b#* }
+		[ "$ds_x" = "$ds_y" ] && continue
+		case "$ds_x$ds_y" in
+		*[!0-9]*) delta="$delta $ds_k:$ds_x->$ds_y" ;;
+		*) delta="$delta $ds_k+$((ds_y - ds_x))" ;;
+		esac
+	done
+	delta=${delta# }
+}
+# get KEY SNAP: one counter from a snapshot.
+get() {
+	g_rest=$2
+	for g_k in $KEYS; do
+		g_v=${g_rest%% *}
+		g_rest=${g_rest#* }
+		[ "$g_k" = "$1" ] && echo "$g_v" && return
+	done
+	echo missing
+}
+inc() { eval "$1=\$((\$$1 + 1))"; }
+# want CHECK...: CHECK is OP:clean, OP:reject:REASON or OP:audit:REASON
+# (OP and REASON with _ for -); sets $expect.
+want() {
+	for wk in $KEYS; do eval "w_$wk=0"; done
+	for wc in "$@"; do
+		wop=${wc%%:*}
+		wrest=${wc#*:}
+		wv=${wrest%%:*}
+		wr=${wrest#*:}
+		inc w_checked
+		inc w_g_checked
+		inc "w_${wop}_checked"
+		case $wv in
+		reject)
+			inc w_rejected
+			inc w_g_rejected
+			inc "w_${wop}_rejected"
+			inc "w_$wr"
+			;;
+		audit)
+			inc w_audited
+			inc w_g_audited
+			inc "w_${wop}_audited"
+			inc "w_$wr"
+			;;
+		esac
+	done
+	expect=
+	for wk in $KEYS; do
+		eval "wx=\$w_$wk"
+		[ "$wx" = 0 ] || expect="$expect $wk+$wx"
+	done
+	expect=${expect# }
+}
+# run_counted NAME CHECKS -- COMMAND...: run a command, then compare the
+# counter changes with `want CHECKS` (CHECKS: one word, comma-separated,
+# or "" for none); the command's output is left in $out.
+run_counted() {
+	rc_name=$1
+	rc_checks=$2
+	shift 3
+	snap s0
+	out=$("$@" 2>&1)
+	snap s1
+	diffsnap
+	rc_old=$IFS
+	IFS=,
+	# shellcheck disable=SC2086 # split on commas on purpose
+	set -- $rc_checks
+	IFS=$rc_old
+	want "$@"
+	expect_eq "$rc_name: counters" "$expect" "$delta"
+}
+
+# --- under the lock (run after integration_test.sh has locked) --------------
+if [ -n "$after_lock" ]; then
+	expect_eq "utf8guard.ko is loaded and locked" 1 "$(cat $sys/locked 2>&1)"
+	expect_eq "mode enforce" "off audit [enforce]" "$(cat $sys/mode 2>&1)"
+	expect_status "insmod utf8guard_fs.ko while locked" 0 \
+		insmod "$mods/utf8guard_fs.ko"
+	before=$(fsstate)
+	expect_eq "locked: default state" "1|*|1" "$before"
+	expect_eq "locked: enabled write refused" EPERM "$(w $fs/enabled "$(hex 0)")"
+	expect_eq "locked: fstypes write refused" EPERM "$(w $fs/fstypes "$(hex ext4)")"
+	expect_eq "locked: check_symlink_target write refused" EPERM \
+		"$(w $fs/check_symlink_target "$(hex 0)")"
+	expect_eq "locked: without CAP_SYS_ADMIN still EPERM" EPERM \
+		"$("$gw" --no-cap-sys-admin $fs/enabled "$(hex 0)" 2>&1)"
+	expect_eq "locked: state unchanged" "$before" "$(fsstate)"
+	expect_failure "locked: rmmod utf8guard_fs refused" rmmod utf8guard_fs
+	expect_eq "locked: module still there" "$before" "$(fsstate)"
+	d=/tmp/fs-locked
+	mkdir -p $d
+	run_counted "locked: bad names refused" mkdir:reject:overlong -- \
+		"$fsop" mkdir $d c0af
+	expect_eq "locked: bad names refused" EILSEQ "$out"
+	expect_eq "locked: nothing created" "" "$("$fsop" readdir $d)"
+	run_counted "locked: valid names allowed" create:clean -- \
+		"$fsop" create $d $GOOD
+	expect_eq "locked: valid names allowed" ok "$out"
+	expect_eq "locked: stats/reset still allowed" ok \
+		"$(w $fs/stats/reset "$(hex 1)")"
+	expect_eq "locked: counters reset" 0 "$(cat $fs/stats/checked)"
+	expect_eq "locked: unhooked 0" 0 "$(cat $fs/unhooked)"
+	expect_eq "locked: missed 0" 0 "$(cat $fs/missed)"
+	finish_tests
+	exit
+fi
+kmemleak_reset
+
+# --- filesystems ----------------------------------------------------------
+# Stock kernel: modules; test kernel: built in (modprobe fails, ignored).
+for m in loop ext4 virtio_pci 9pnet_virtio 9p; do
+	modprobe "$m" 2>/dev/null || true
+done
+fslist=
+mkdir -p /mnt/tmpfs /mnt/ext4 /mnt/9p
+if mount -t tmpfs tmpfs /mnt/tmpfs; then
+	pass "mount tmpfs"
+	fslist="$fslist tmpfs:/mnt/tmpfs"
+else
+	fail "mount tmpfs"
+fi
+if grep -qw ext4 /proc/filesystems &&
+	mount -t ext4 -o loop /utf8guard/ext4.img /mnt/ext4; then
+	pass "mount ext4 loop image"
+	fslist="$fslist ext4:/mnt/ext4"
+else
+	fail "mount ext4 loop image" "$(grep -w ext4 /proc/filesystems)"
+fi
+if grep -qw 9p /proc/filesystems &&
+	mount -t 9p -o trans=virtio,version=9p2000.L utf8guard /mnt/9p; then
+	pass "mount 9p"
+	fslist="$fslist 9p:/mnt/9p"
+else
+	fail "mount 9p" "$(grep -w 9p /proc/filesystems)"
+fi
+for spec in $fslist; do
+	mkdir -p "${spec#*:}/t"
+done
+
+# --- load -------------------------------------------------------------------
+[ -d $sys ] && { rmmod utf8guard_fs 2>/dev/null; rmmod utf8guard 2>/dev/null; }
+expect_failure "utf8guard_fs.ko does not load without utf8guard.ko" \
+	insmod "$mods/utf8guard_fs.ko"
+expect_status "insmod utf8guard.ko" 0 insmod "$mods/utf8guard.ko"
+mark
+expect_status "insmod utf8guard_fs.ko" 0 insmod "$mods/utf8guard_fs.ko"
+# The contract's line; the module puts its version before "hooked".
+expect_match "load logged" \
+	'utf8guard_fs: ([0-9]+\.[0-9]+\.[0-9]+ )?hooked create mkdir mknod symlink link rename( |$)' \
+	"$(log_since)"
+expect_failure "utf8guard.ko pinned while utf8guard_fs.ko uses it" rmmod utf8guard
+expect_eq "mode enforce after load" "off audit [enforce]" "$(cat $sys/mode)"
+
+# The files: exactly those the contract lists and the ABI file documents.
+contract="enabled fstypes check_symlink_target missed unhooked stats/checked
+stats/rejected stats/audited stats/reset"
+for r in $REASONS; do contract="$contract stats/$r"; done
+for o in $COUNTER_OPS; do
+	for k in checked rejected audited; do contract="$contract stats/$o/$k"; done
+done
+contract=$(for f in $contract; do echo "$fs/$f"; done | sort | tr '\n' ' ')
+present=$(find $fs -type f | sort | tr '\n' ' ')
+expect_eq "sysfs files are the contract's 36" "$contract" "$present"
+documented=$(sed -n 's|^What:[[:space:]]*||p' "$abi" | sort | tr '\n' ' ')
+expect_eq "sysfs files match the ABI file" "$documented" "$present"
+expect_eq "default enabled" 1 "$(cat $fs/enabled)"
+expect_eq "default fstypes" "*" "$(cat $fs/fstypes)"
+expect_eq "default check_symlink_target" 1 "$(cat $fs/check_symlink_target)"
+expect_eq "missed 0 after load" 0 "$(cat $fs/missed)"
+expect_eq "unhooked 0 after load" 0 "$(cat $fs/unhooked)"
+# nonzero_counters: every fs/stats counter that is not 0, as FILE=VALUE.
+nonzero_counters() {
+	find $fs/stats -type f ! -name reset | sort | while read -r nz_f; do
+		read -r nz_v <"$nz_f"
+		[ "$nz_v" = 0 ] || printf '%s=%s ' "$nz_f" "$nz_v"
+	done
+}
+expect_eq "every counter 0 after load" "" "$(nonzero_counters)"
+for f in enabled:-rw-r--r-- fstypes:-rw-r--r-- check_symlink_target:-rw-r--r-- \
+	missed:-r--r--r-- unhooked:-r--r--r-- stats/checked:-r--r--r-- \
+	stats/overlong:-r--r--r-- stats/rename/audited:-r--r--r-- \
+	stats/reset:--w-------; do
+	# shellcheck disable=SC2012 # busybox stat has no portable format
+	expect_eq "file mode of ${f%%:*}" "${f#*:}" \
+		"$(ls -l "$fs/${f%%:*}" | cut -c1-10)"
+done
+
+# --- log lines (first: the log is rate-limited) -----------------------------
+d=/mnt/tmpfs/t/log
+mkdir -p $d
+mark
+"$fsop" mkdir $d c0ae2e >/tmp/fs_op.out &
+pid=$!
+wait $pid
+expect_eq "enforce: mkdir c0ae2e refused" EILSEQ "$(cat /tmp/fs_op.out)"
+expect_match "refusal log line" \
+	"\] utf8guard: refused mkdir from \"fs_op\"\[$pid\]: overlong at offset 0: \[c0\] ae 2e \(path trick\)\$" \
+	"$(log_since)"
+setmode audit
+mark
+"$fsop" mkdir $d 61c0af62 >/tmp/fs_op.out &
+pid=$!
+wait $pid
+expect_eq "audit: mkdir 61c0af62 allowed" ok "$(cat /tmp/fs_op.out)"
+expect_match "audit log line" \
+	"\] utf8guard: audit: would refuse mkdir from \"fs_op\"\[$pid\]: overlong at offset 1: 61 \[c0\] af 62 \(path trick\)\$" \
+	"$(log_since)"
+setmode off
+mark
+"$fsop" mkdir $d e282 >/tmp/fs_op.out
+expect_eq "off: mkdir e282 allowed" ok "$(cat /tmp/fs_op.out)"
+expect_no_match "off: nothing logged" 'refuse' "$(log_since)"
+setmode enforce
+expect_no_match "log lines hold no raw invalid bytes" \
+	"$(printf '[\200-\377]')" "$(dmesg)"
+
+# --- every operation, every name, every mode --------------------------------
+# attempt OP NAMEHEX [TARGETHEX]: fs_op OP in a fresh directory $d, with
+# the file "src" first for link and rename; sets $out (fs_op's output),
+# $delta (counter changes), $pre (the listing before) and $ls (after).
+n=0
+attempt() {
+	a_op=$1
+	a_name=$2
+	n=$((n + 1))
+	d=$base/c$n
+	mkdir "$d" || fail "setup: mkdir $d"
+	pre=
+	case $a_op in
+	link | rename*)
+		: >"$d/src"
+		pre=$SRC
+		;;
+	esac
+	case $a_op in
+	symlink) set -- "$a_op" "$d" "$a_name" "${3:-$TARGET}" ;;
+	link | rename*) set -- "$a_op" "$d" "$SRC" "$a_name" ;;
+	*) set -- "$a_op" "$d" "$a_name" ;;
+	esac
+	snap s0
+	out=$("$fsop" "$@" 2>&1)
+	snap s1
+	ls=$("$fsop" readdir "$d" 2>&1)
+	diffsnap
+}
+# created: the listing after a successful attempt of $a_op with $a_name.
+created() {
+	case $a_op in
+	link | rename-whiteout) printf '%s\n' "$SRC" "$a_name" | sort ;;
+	*) echo "$a_name" ;;
+	esac
+}
+# checks_of VERDICT REASON: the checks $a_op makes (symlink: the target,
+# $TARGET, is clean and only checked if the name passed).
+checks_of() {
+	counter_of "$a_op"
+	case $1 in
+	clean) co_c="$cop:clean" ;;
+	*) co_c="$cop:$1:${2:-}" ;;
+	esac
+	if [ "$cop" = symlink ] && [ "$1" != reject ]; then
+		co_c="$co_c symlink_target:clean"
+	fi
+	# shellcheck disable=SC2086 # one word per check
+	want $co_c
+}
+unsupported=
+is_unsupported() {
+	case " $unsupported " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# expect_allowed LABEL VERDICT REASON: the attempt succeeded and created
+# its name, with these counter changes (VERDICT "none": not checked).
+expect_allowed() {
+	expect_eq "$1: allowed" ok "$out"
+	expect_eq "$1: created" "$(created)" "$ls"
+	if [ "$2" = none ]; then
+		expect=
+	else
+		checks_of "$2" "${3:-}"
+	fi
+	expect_eq "$1: counters" "$expect" "$delta"
+}
+expect_refused() {	# LABEL REASON
+	expect_eq "$1: refused" EILSEQ "$out"
+	expect_eq "$1: nothing created" "$pre" "$ls"
+	checks_of reject "$2"
+	expect_eq "$1: counters" "$expect" "$delta"
+}
+
+matrix() {	# FSTYPE
+	mx=$1
+	unsupported=
+	setmode enforce
+	for op in $OPS; do
+		attempt "$op" $GOOD
+		if [ "$mx" = 9p ] && [ "$out" != ok ]; then
+			case $op in
+			create | open-creat | creat | mkdir) ;;
+			*)
+				echo "# 9p: $op of a valid name gives $out: only checking that bad names create nothing"
+				unsupported="$unsupported $op"
+				for b in $BAD; do
+					attempt "$op" "$b"
+					expect_no_match "$mx $op $b fails" '^ok$' "$out"
+					expect_eq "$mx $op $b: nothing created" "$pre" "$ls"
+				done
+				continue
+				;;
+			esac
+		fi
+		expect_allowed "$mx enforce $op valid name" clean
+		for b in $BAD; do
+			reason_of "$b"
+			attempt "$op" "$b"
+			expect_refused "$mx enforce $op $b" "$why"
+		done
+	done
+	# The other reasons, once each.
+	for b in ff 80 f4908080; do
+		reason_of "$b"
+		attempt mkdir "$b"
+		expect_refused "$mx enforce mkdir $b" "$why"
+	done
+
+	# audit: allowed, counted, each op with two of the bad names.
+	setmode audit
+	i=0
+	for op in $OPS; do
+		is_unsupported "$op" && continue
+		i=$((i + 1))
+		attempt "$op" $GOOD
+		expect_allowed "$mx audit $op valid name" clean
+		case $((i % 5)) in
+		0) b1=c0ae2e b2=eda080 ;;
+		1) b1=c0af b2=e282 ;;
+		2) b1=c080 b2=c0ae2e ;;
+		3) b1=eda080 b2=c0af ;;
+		*) b1=e282 b2=c080 ;;
+		esac
+		for b in $b1 $b2; do
+			reason_of "$b"
+			attempt "$op" "$b"
+			expect_allowed "$mx audit $op $b" audit "$why"
+		done
+	done
+
+	# off: allowed, nothing counted.
+	setmode off
+	i=0
+	for op in $OPS; do
+		is_unsupported "$op" && continue
+		i=$((i + 1))
+		case $((i % 5)) in
+		0) b=c0ae2e ;;
+		1) b=c0af ;;
+		2) b=c080 ;;
+		3) b=eda080 ;;
+		*) b=e282 ;;
+		esac
+		attempt "$op" "$b"
+		expect_allowed "$mx off $op $b" none
+	done
+	setmode enforce
+}
+
+# Symlink targets: the whole target string is checked when
+# check_symlink_target is 1; a refused link name stops before the target.
+symlink_targets() {	# FSTYPE
+	mx=$1
+	if is_unsupported symlink; then
+		echo "# $mx: no symlinks, target checks skipped"
+		return
+	fi
+	setmode enforce
+	attempt symlink $GOOD $BADTARGET
+	expect_eq "$mx enforce symlink to $BADTARGET: refused" EILSEQ "$out"
+	expect_eq "$mx enforce symlink to $BADTARGET: nothing created" "" "$ls"
+	want symlink:clean symlink_target:reject:overlong
+	expect_eq "$mx enforce symlink to $BADTARGET: counters" "$expect" "$delta"
+	for t in eda080 2f746d702fe282; do
+		reason_of $t
+		attempt symlink $GOOD $t
+		expect_eq "$mx enforce symlink to $t: refused" EILSEQ "$out"
+		want symlink:clean "symlink_target:reject:$why"
+		expect_eq "$mx enforce symlink to $t: counters" "$expect" "$delta"
+	done
+	attempt symlink c0af $BADTARGET
+	expect_eq "$mx enforce bad symlink name and target: refused" EILSEQ "$out"
+	want symlink:reject:overlong
+	expect_eq "$mx enforce bad name and target: target not checked" "$expect" "$delta"
+	setmode audit
+	attempt symlink $GOOD $BADTARGET
+	expect_eq "$mx audit symlink to $BADTARGET: allowed" ok "$out"
+	expect_eq "$mx audit symlink: target kept" $BADTARGET \
+		"$("$fsop" readlink "$d" $GOOD)"
+	want symlink:clean symlink_target:audit:overlong
+	expect_eq "$mx audit symlink to $BADTARGET: counters" "$expect" "$delta"
+	attempt symlink eda080 $BADTARGET
+	expect_eq "$mx audit bad symlink name and target: allowed" ok "$out"
+	want symlink:audit:surrogate symlink_target:audit:overlong
+	expect_eq "$mx audit bad name and target: both counted" "$expect" "$delta"
+	setmode enforce
+	set_file $fs/check_symlink_target 0
+	attempt symlink $GOOD $BADTARGET
+	expect_eq "$mx check_symlink_target=0: bad target allowed" ok "$out"
+	want symlink:clean
+	expect_eq "$mx check_symlink_target=0: target not counted" "$expect" "$delta"
+	attempt symlink c0ae2e $TARGET
+	expect_eq "$mx check_symlink_target=0: bad name still refused" EILSEQ "$out"
+	set_file $fs/check_symlink_target 1
+}
+
+# Names created while the mode was off stay usable under enforce; none of
+# these operations is checked, except link and rename to a new valid name.
+existing() {	# FSTYPE
+	mx=$1
+	e=$base/existing
+	mkdir "$e"
+	setmode off
+	for spec in create:c0ae2e mkdir:c0af create:eda080 mkdir:e282 \
+		create:c080 create:80 create:ff create:$GOOD; do
+		expect_eq "$mx off: ${spec%%:*} ${spec#*:}" ok \
+			"$("$fsop" "${spec%%:*}" "$e" "${spec#*:}")"
+	done
+	setmode enforce
+	all=$(printf '%s\n' c0ae2e c0af eda080 e282 c080 80 ff $GOOD | sort)
+	# tmpfs and ext4 have no ->atomic_open: open(O_CREAT) of an existing
+	# name never reaches security_inode_create there.  On 9p it does
+	# (the dentry is negative until the server is asked), see below.
+	if [ "$mx" = 9p ]; then oc=unknown; else oc=""; fi
+	if [ "$mx" = 9p ]; then
+		# renameat2 flags: probe on two valid names first.
+		mkdir "$base/xprobe"
+		"$fsop" create "$base/xprobe" 61 >/dev/null
+		"$fsop" create "$base/xprobe" 62 >/dev/null
+		got=$("$fsop" rename-exchange "$base/xprobe" 61 62)
+		if [ "$got" != ok ]; then
+			echo "# 9p: rename-exchange of valid names gives $got: skipped"
+			unsupported="$unsupported rename-exchange"
+		fi
+	fi
+	for t in \
+		"readdir lists them::$all:readdir" \
+		"stat::ok:stat c0ae2e" \
+		"open file::ok:open c0ae2e" \
+		"open dir::ok:open c0af" \
+		"write::ok:write c0ae2e hello" \
+		"read::hello:read c0ae2e" \
+		"open O_CREAT::ok:open-creat c0ae2e" \
+		"creat (truncates)::ok:creat eda080" \
+		"open O_CREAT|O_EXCL::EEXIST:create c0ae2e" \
+		"mkdir::EEXIST:mkdir c0af" \
+		"mknod fifo::EEXIST:mknod-fifo c0ae2e" \
+		"symlink name::EEXIST:symlink c0ae2e $TARGET" \
+		"link onto it::EEXIST:link $GOOD c0ae2e" \
+		"rename-noreplace onto it::EEXIST:rename-noreplace $GOOD c0ae2e" \
+		"link to a valid name:link_clean:ok:link c0ae2e 6c696e6b" \
+		"read through the link::hello:read 6c696e6b" \
+		"rename to a valid name:rename_clean:ok:rename c0ae2e 72656e616d6564" \
+		"read renamed::hello:read 72656e616d6564" \
+		"old name gone::ENOENT:stat c0ae2e" \
+		"rename a valid name onto it::ok:rename $GOOD 80" \
+		"rename an invalid name onto another::ok:rename ff eda080" \
+		"RENAME_EXCHANGE valid and invalid::ok:rename-exchange 6c696e6b c0af" \
+		"RENAME_EXCHANGE back::ok:rename-exchange 6c696e6b c0af" \
+		"rename dir to a valid name:rename_clean:ok:rename c0af 646972" \
+		"unlink::ok:unlink c080" \
+		"rmdir::ok:rmdir e282" \
+		"readdir after::$(printf '%s\n' 646972 6c696e6b 72656e616d6564 80 eda080 | sort):readdir"; do
+		t_label=${t%%:*}
+		t=${t#*:}
+		t_checks=${t%%:*}
+		t=${t#*:}
+		t_cmd=${t##*:}
+		t_want=${t%:*}
+		t_checks=$(echo "$t_checks" | tr _ :)
+		case $t_cmd in
+		open-creat\ * | create\ * | creat\ *)
+			[ "$oc" = unknown ] && t_checks=unknown
+			;;
+		esac
+		# shellcheck disable=SC2086 # the words of the command
+		set -- $t_cmd
+		t_op=$1
+		shift
+		if is_unsupported "$t_op"; then
+			echo "# $mx: $t_label skipped ($t_op not supported)"
+			continue
+		fi
+		snap s0
+		out=$("$fsop" "$t_op" "$e" "$@" 2>&1)
+		snap s1
+		diffsnap
+		expect_eq "$mx enforce existing: $t_label" "$t_want" "$out"
+		if [ "$t_checks" = unknown ]; then
+			echo "# $mx: $t_label of an existing invalid name changed the counters by: ${delta:-nothing}"
+			continue
+		fi
+		# shellcheck disable=SC2086 # empty or one check
+		want $t_checks
+		expect_eq "$mx enforce existing: $t_label: counters" "$expect" "$delta"
+	done
+	expect_eq "$mx: new valid names in enforce still allowed" ok \
+		"$("$fsop" mkdir "$e" $GOOD)"
+	# lookup_open() calls security_inode_create() before the lookup when
+	# the name is not in the dcache: the open works (O_CREAT is dropped,
+	# the file is found), the counters may say otherwise.
+	if [ "$mx" != tmpfs ]; then
+		sync
+		echo 2 >/proc/sys/vm/drop_caches
+		snap s0
+		out=$("$fsop" open-creat "$e" eda080 2>&1)
+		snap s1
+		diffsnap
+		expect_eq "$mx: open O_CREAT of an existing invalid name, dcache dropped" \
+			ok "$out"
+		echo "# $mx: that open changed the counters by: ${delta:-nothing}"
+	fi
+}
+
+for spec in $fslist; do
+	fst=${spec%%:*}
+	base=${spec#*:}/t
+	matrix "$fst"
+	symlink_targets "$fst"
+	existing "$fst"
+done
+
+# --- enabled, fstypes, policy -------------------------------------------------
+sc=/mnt/tmpfs/t/scope
+mkdir -p $sc
+expect_eq "tmpfs enforce: refused" EILSEQ "$("$fsop" mkdir $sc c0ae2e)"
+set_file $fs/enabled 0
+run_counted "enabled=0: tmpfs" "" -- "$fsop" mkdir $sc c0ae2e
+expect_eq "enabled=0: bad name allowed on tmpfs" ok "$out"
+if [ -d /mnt/ext4/t ]; then
+	mkdir -p /mnt/ext4/t/scope
+	run_counted "enabled=0: ext4" "" -- "$fsop" create /mnt/ext4/t/scope eda080
+	expect_eq "enabled=0: bad name allowed on ext4" ok "$out"
+fi
+set_file $fs/enabled 1
+run_counted "enabled=1 again" mkdir:reject:surrogate -- "$fsop" mkdir $sc eda080
+expect_eq "enabled=1 again: refused" EILSEQ "$out"
+
+set_file $fs/fstypes ext4
+expect_eq "fstypes reads ext4" ext4 "$(cat $fs/fstypes)"
+run_counted "fstypes=ext4: tmpfs not checked" "" -- "$fsop" mkdir $sc c0af
+expect_eq "fstypes=ext4: bad name allowed on tmpfs" ok "$out"
+if [ -d /mnt/ext4/t ]; then
+	run_counted "fstypes=ext4: ext4 checked" create:reject:overlong -- \
+		"$fsop" create /mnt/ext4/t/scope c080
+	expect_eq "fstypes=ext4: bad name refused on ext4" EILSEQ "$out"
+fi
+set_file $fs/fstypes 'tmpfs,ext4'
+expect_eq "fstypes reads tmpfs ext4" "tmpfs ext4" "$(cat $fs/fstypes)"
+run_counted "fstypes=tmpfs,ext4: tmpfs checked" mkdir:reject:overlong -- \
+	"$fsop" mkdir $sc c080
+expect_eq "fstypes=tmpfs,ext4: refused on tmpfs" EILSEQ "$out"
+if [ -d /mnt/9p/t ]; then
+	mkdir -p /mnt/9p/t/scope
+	run_counted "fstypes=tmpfs,ext4: 9p not checked" "" -- \
+		"$fsop" create /mnt/9p/t/scope c0ae2e
+	expect_eq "fstypes=tmpfs,ext4: bad name allowed on 9p" ok "$out"
+	set_file $fs/fstypes 9p
+	run_counted "fstypes=9p: 9p checked" create:reject:overlong -- \
+		"$fsop" open-creat /mnt/9p/t/scope c080
+	expect_eq "fstypes=9p: refused on 9p" EILSEQ "$out"
+	run_counted "fstypes=9p: tmpfs not checked" "" -- "$fsop" mkdir $sc e282
+	expect_eq "fstypes=9p: bad name allowed on tmpfs" ok "$out"
+fi
+set_file $fs/fstypes nosuchfs
+run_counted "fstypes=nosuchfs: nothing checked" "" -- "$fsop" mkdir $sc 80
+expect_eq "fstypes=nosuchfs: allowed" ok "$out"
+set_file $fs/fstypes '*
+'
+expect_eq "fstypes reads * again" "*" "$(cat $fs/fstypes)"
+run_counted "fstypes=*: checked" mkdir:reject:invalid_byte -- "$fsop" mkdir $sc ff
+expect_eq "fstypes=*: refused" EILSEQ "$out"
+
+# The policy classes are the global ones.
+set_file $sys/policy path-tricks
+run_counted "policy path-tricks: surrogate checked, passes" mkdir:clean -- \
+	"$fsop" mkdir $sc eda080
+expect_eq "policy path-tricks: surrogate allowed" ok "$out"
+run_counted "policy path-tricks: overlong '/' refused" mkdir:reject:overlong -- \
+	"$fsop" mkdir $sc 61c0af62
+expect_eq "policy path-tricks: overlong '/' refused" EILSEQ "$out"
+set_file $sys/policy none
+run_counted "policy none: checked, passes" mkdir:clean -- "$fsop" mkdir $sc c0ae2e61
+expect_eq "policy none: allowed" ok "$out"
+set_file $sys/policy 'strict path-tricks'
+
+# --- counters add up, reset --------------------------------------------------
+# identity CONTEXT: per op checked >= rejected + audited; the per-op counts
+# sum to the totals; the reasons sum to rejected + audited.
+identity() {
+	snap s
+	sum_c=0 sum_r=0 sum_a=0 sum_why=0 bad_ops=
+	for o in $COUNTER_OPS; do
+		ou=$(us "$o")
+		ock=$(get "${ou}_checked" "$s")
+		orj=$(get "${ou}_rejected" "$s")
+		oa=$(get "${ou}_audited" "$s")
+		[ "$ock" -ge $((orj + oa)) ] || bad_ops="$bad_ops $o"
+		sum_c=$((sum_c + ock))
+		sum_r=$((sum_r + orj))
+		sum_a=$((sum_a + oa))
+	done
+	for r in $REASONS; do
+		sum_why=$((sum_why + $(get "$(us "$r")" "$s")))
+	done
+	expect_eq "$1: per op, checked >= rejected + audited" "" "$bad_ops"
+	expect_eq "$1: per-op checked sum to checked" "$(get checked "$s")" $sum_c
+	expect_eq "$1: per-op rejected sum to rejected" "$(get rejected "$s")" $sum_r
+	expect_eq "$1: per-op audited sum to audited" "$(get audited "$s")" $sum_a
+	expect_eq "$1: reasons sum to rejected + audited" \
+		$(($(get rejected "$s") + $(get audited "$s"))) $sum_why
+}
+identity "after the operation tests"
+snap s
+expect_match "operation tests counted something" '^[1-9]' "$(get checked "$s")"
+g_before=$(cat $sys/stats/checked)
+expect_eq "stats/reset" ok "$(w $fs/stats/reset "$(hex 1)")"
+expect_eq "stats/reset zeroes every fs counter" "" "$(nonzero_counters)"
+expect_eq "stats/reset leaves the global counters" "$g_before" "$(cat $sys/stats/checked)"
+expect_eq "missed still 0" 0 "$(cat $fs/missed)"
+expect_eq "unhooked still 0" 0 "$(cat $fs/unhooked)"
+
+# --- sysfs writes ---------------------------------------------------------------
+set_file $fs/fstypes 'tmpfs ext4'
+before=$(fsstate)
+nw=0
+malformed() {	# FILE HEX DESCRIPTION
+	nw=$((nw + 1))
+	expect_eq "malformed $1: $3" EINVAL "$(w "$fs/$1" "$2")"
+}
+for f in enabled check_symlink_target; do
+	for v in 0a 20 "$(hex 2)" "$(hex yes)" "$(hex on)" "$(hex 1junk)" \
+		"$(hex '1 1')" "$(hex 01)" "$(hex '-1')" "$(hex '0,1')" 00 3100 \
+		"$(hex 1)c0ae"; do
+		malformed $f "$v" "'$v'"
+	done
+done
+long31=$(head -c 31 /dev/zero | tr '\0' a)
+long32=${long31}a
+names16=$(for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do printf 'fs%s ' $i; done)
+names17="${names16}fs17"
+for v in 0a 20 2c "$(hex '* tmpfs')" "$(hex 'tmpfs *')" "$(hex '*,ext4')" \
+	"$(hex '**')" "$(hex TMPFS)" "$(hex Ext4)" "$(hex 'tmp/fs')" \
+	"$(hex 'tmpfs;ext4')" "$(hex 'ext4 tm+fs')" c0ae "$(hex tmpfs)00" 00 \
+	"$(hex tmpfs)c0ae" "$(hex "$long32")" "$(hex "tmpfs $long32")" \
+	"$(hex "$names17")"; do
+	malformed fstypes "$v" "'$v'"
+done
+for v in 0a "$(hex 0)" "$(hex 2)" "$(hex yes)" "$(hex '1 1')" 00; do
+	malformed stats/reset "$v" "'$v'"
+done
+big=$(head -c 4000 /dev/zero | tr '\0' 'x' | od -An -v -tx1 | tr -d ' \n')
+malformed fstypes "$big" "4000 bytes of junk"
+malformed enabled "$big" "4000 bytes of junk"
+expect_match "at least 40 malformed writes" '^([4-9][0-9]|[1-9][0-9][0-9])$' "$nw"
+expect_eq "state unchanged by malformed writes" "$before" "$(fsstate)"
+for f in enabled fstypes check_symlink_target stats/reset; do
+	expect_eq "zero-byte write to $f is a no-op" ok "$(w $fs/$f "")"
+done
+expect_eq "state unchanged by zero-byte writes" "$before" "$(fsstate)"
+# Well-formed edge cases.
+set_file $fs/fstypes "$long31"
+expect_eq "a 31-character type name" "$long31" "$(cat $fs/fstypes)"
+set_file $fs/fstypes "$names16"
+expect_eq "16 type names" "${names16% }" "$(cat $fs/fstypes)"
+set_file $fs/fstypes 'tmpfs ext4
+'
+expect_eq "trailing newline accepted" "tmpfs ext4" "$(cat $fs/fstypes)"
+set_file $fs/enabled '0
+'
+expect_eq "enabled 0 with newline" 0 "$(cat $fs/enabled)"
+set_file $fs/enabled 1
+before=$(fsstate)
+# Read-only files: even root cannot write them.
+for f in missed unhooked stats/checked stats/overlong stats/create/checked; do
+	old=$(cat $fs/$f)
+	got=$(w $fs/$f "$(hex 0)")
+	expect_match "write to read-only $f refused" '^(EIO|EACCES|EPERM)$' "$got"
+	expect_eq "read-only $f unchanged" "$old" "$(cat $fs/$f)"
+done
+expect_eq "read of write-only stats/reset refused" "" "$(cat $fs/stats/reset 2>/dev/null)"
+# Privilege: CAP_SYS_ADMIN in the initial user namespace.
+mkdir -p $sc/priv
+"$fsop" mkdir $sc/priv 61 >/dev/null
+c=$(cat $fs/stats/checked)
+for f in enabled fstypes check_symlink_target stats/reset; do
+	case $f in enabled | check_symlink_target) v=$(hex 0) ;; fstypes) v=$(hex ext4) ;; *) v=$(hex 1) ;; esac
+	expect_eq "uid 65534 cannot write $f" EACCES "$("$gw" --as-uid 65534 $fs/$f "$v" 2>&1)"
+	expect_eq "root without CAP_SYS_ADMIN cannot write $f" EPERM "$("$gw" --no-cap-sys-admin $fs/$f "$v" 2>&1)"
+	expect_eq "user-namespace root cannot write $f" EPERM "$("$gw" --in-userns $fs/$f "$v" 2>&1)"
+done
+expect_eq "state unchanged by unprivileged writes" "$before" "$(fsstate)"
+expect_eq "counters not reset by unprivileged writes" "$c" "$(cat $fs/stats/checked)"
+set_file $fs/fstypes '*'
+
+# --- module parameters ----------------------------------------------------------
+expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
+expect_eq "fs/ gone after unload" "" "$(ls -d $fs 2>/dev/null)"
+expect_eq "unloaded: bad names allowed" ok "$("$fsop" mkdir $sc 61c0ae62)"
+expect_status "insmod enabled=0 fstypes=tmpfs,ext4 check_symlink_target=0" 0 \
+	insmod "$mods/utf8guard_fs.ko" enabled=0 fstypes=tmpfs,ext4 check_symlink_target=0
+expect_eq "parameters" "0|tmpfs ext4|0" "$(fsstate)"
+rmmod utf8guard_fs
+# busybox insmod passes arguments as they are: the quotes reach the kernel.
+expect_status "insmod fstypes=\"tmpfs ext4\"" 0 \
+	insmod "$mods/utf8guard_fs.ko" 'fstypes="tmpfs ext4"'
+expect_eq "space-separated parameter" "1|tmpfs ext4|1" "$(fsstate)"
+rmmod utf8guard_fs
+for p in enabled=2 enabled=maybe fstypes=TMPFS 'fstypes=*,tmpfs' fstypes= \
+	"fstypes=$long32" check_symlink_target=x; do
+	mark
+	if insmod "$mods/utf8guard_fs.ko" "$p" 2>/dev/null; then
+		fail "insmod $p fails" "it loaded: $(fsstate)"
+		rmmod utf8guard_fs
+	else
+		pass "insmod $p fails"
+	fi
+	expect_match "insmod $p: logged" "utf8guard_fs: .*parameter.*${p%%=*}" \
+		"$(log_since)"
+done
+expect_eq "nothing left after failed loads" "" "$(ls -d $fs 2>/dev/null)"
+expect_status "insmod with defaults again" 0 insmod "$mods/utf8guard_fs.ko"
+expect_eq "defaults again" "1|*|1" "$(fsstate)"
+
+# --- unhooked: root can disarm every kprobe -------------------------------------
+kp=/sys/kernel/debug/kprobes/enabled
+un=/mnt/tmpfs/t/unhooked
+mkdir -p $un
+if [ -w $kp ]; then
+	echo 0 >$kp
+	expect_eq "kprobes disarmed: unhooked 6" 6 "$(cat $fs/unhooked)"
+	rmmod utf8guard_fs
+	mark
+	expect_failure "insmod while kprobes are disarmed fails" \
+		insmod "$mods/utf8guard_fs.ko"
+	expect_match "insmod while disarmed: logged" 'utf8guard_fs: .*disarmed' \
+		"$(log_since)"
+	echo 1 >$kp
+	expect_status "insmod once armed again" 0 insmod "$mods/utf8guard_fs.ko"
+	expect_eq "kprobes armed again: unhooked 0" 0 "$(cat $fs/unhooked)"
+	expect_eq "kprobes armed again: refused" EILSEQ "$("$fsop" mkdir $un 61c0ae62)"
+else
+	echo "# no $kp: disarming not tested"
+fi
+fe=/proc/sys/kernel/ftrace_enabled
+if [ -w $fe ] && [ "$(cat $fe)" = 1 ]; then
+	if echo 0 >$fe 2>/dev/null; then
+		u=$(cat $fs/unhooked)
+		echo 1 >$fe
+		expect_eq "ftrace_enabled=0: unhooked 6" 6 "$u"
+		expect_eq "ftrace_enabled=1: unhooked 0" 0 "$(cat $fs/unhooked)"
+		expect_eq "ftrace_enabled=1: refused" EILSEQ "$("$fsop" mkdir $un 61c0ae62)"
+	else
+		echo "# ftrace_enabled cannot be cleared here"
+	fi
+fi
+
+# --- stress: 16 processes, the mode flipping every millisecond ---------------------
+set_file $fs/fstypes tmpfs
+setmode enforce
+st=/mnt/tmpfs/stress
+mkdir -p $st
+# Every flip logs a mode change (pr_notice): keep those off the slow
+# serial console; warnings and worse still reach it.
+printk=$(cat /proc/sys/kernel/printk)
+echo 5 >/proc/sys/kernel/printk
+: >/tmp/stress.err	# created now: an O_CREAT on tmpfs would count below
+snap s0
+out=$("$stress" $st 16 "$iters" --flip $sys/mode 2>/tmp/stress.err)
+status=$?
+snap s1
+setmode enforce
+echo "$printk" >/proc/sys/kernel/printk
+echo "# stress: 16 x $iters on tmpfs: $out"
+expect_eq "stress ran" 0 "$status"
+expect_eq "stress: no unexpected error" "" "$(cat /tmp/stress.err)"
+att=$((16 * iters))
+okc=$(field good_ok "$out")
+ref=$(field bad_refused "$out")
+cre=$(field bad_created "$out")
+mkd=$(field mkdirs "$out")
+expect_eq "stress: every valid create worked" "$att 0" "$okc $(field good_failed "$out")"
+expect_eq "stress: no other errors" 0 "$(field other_errors "$out")"
+expect_eq "stress: mode flips all worked" 0 "$(field flip_errors "$out")"
+expect_match "stress: the mode flipped" '^[1-9]' "$(field flips "$out")"
+expect_eq "stress: every bad create refused or created" $att $((ref + cre))
+expect_match "stress: some refused (enforce)" '^[1-9]' "$ref"
+expect_match "stress: some created (audit)" '^[1-9]' "$cre"
+dk() { echo $(($(get "$1" "$s1") - $(get "$1" "$s0"))); }
+expect_eq "stress: rejected = bad_refused" "$ref" "$(dk rejected)"
+expect_eq "stress: audited = bad_created" "$cre" "$(dk audited)"
+expect_eq "stress: overlong = bad attempts" "$att" "$(dk overlong)"
+expect_eq "stress: create checked = all creates" $((2 * att)) "$(dk create_checked)"
+expect_eq "stress: create rejected" "$ref" "$(dk create_rejected)"
+expect_eq "stress: create audited" "$cre" "$(dk create_audited)"
+expect_eq "stress: mkdir checked = its mkdirs" "$mkd" "$(dk mkdir_checked)"
+expect_eq "stress: checked = all checks" $((2 * att + mkd)) "$(dk checked)"
+expect_eq "stress: global checked" $((2 * att + mkd)) "$(dk g_checked)"
+expect_eq "stress: global rejected" "$ref" "$(dk g_rejected)"
+expect_eq "stress: global audited" "$cre" "$(dk g_audited)"
+expect_eq "stress: missed 0" 0 "$(cat $fs/missed)"
+expect_eq "stress: nothing left behind" "" "$("$fsop" readdir $st)"
+identity "after the stress"
+set_file $fs/fstypes '*'
+
+# --- 50 unload/load cycles under load --------------------------------------------------
+ld=/mnt/tmpfs/load
+mkdir -p $ld /mnt/tmpfs/t/cycles
+# The load runs at nice 19: its 16 processes still hit the probes all the
+# time, but at nice 0 they starve rmmod, insmod and the RCU kthreads on
+# the VM's 2 emulated CPUs (on the test kernel each cycle then took about
+# twice as long as the one before: 4 s, 10 s, ... 290 s by the 8th).
+# shellcheck disable=SC2016 # $$ and $0 belong to the inner shell
+FS_STRESS_PAUSE_US=${FS_LOAD_PAUSE_US:-0} \
+	sh -c 'renice 19 -p $$ >/dev/null && exec "$0" "$@"' \
+	"$stress" $ld 16 0 >/tmp/load.out 2>/tmp/load.err &
+lp=$!
+sleep 1
+cycles=0
+i=0
+t0=$(cut -d. -f1 /proc/uptime)
+while [ $i -lt 50 ]; do
+	i=$((i + 1))
+	if ! rmmod utf8guard_fs; then
+		echo "# cycle $i: rmmod failed"
+		continue
+	fi
+	if ! insmod "$mods/utf8guard_fs.ko"; then
+		echo "# cycle $i: insmod failed"
+		continue
+	fi
+	got=$("$fsop" mkdir /mnt/tmpfs/t/cycles c0ae2e)
+	if [ "$got" != EILSEQ ]; then
+		echo "# cycle $i: after insmod, mkdir c0ae2e gave $got"
+		continue
+	fi
+	cycles=$((cycles + 1))
+done
+echo "# $i unload/load cycles under load took $(($(cut -d. -f1 /proc/uptime) - t0)) s"
+expect_eq "50 unload/load cycles under load, each refusing again" 50 "$cycles"
+if kill -0 $lp 2>/dev/null; then
+	pass "the load ran through all cycles"
+else
+	fail "the load ran through all cycles"
+fi
+kill $lp
+wait $lp
+out=$(cat /tmp/load.out)
+echo "# load: $out"
+expect_match "load: valid creates worked" '^[1-9]' "$(field good_ok "$out")"
+expect_eq "load: no valid create failed" 0 "$(field good_failed "$out")"
+expect_eq "load: no other errors" 0 "$(field other_errors "$out")"
+expect_eq "load: no unexpected error" "" "$(cat /tmp/load.err)"
+expect_eq "after the load: refused on tmpfs" EILSEQ "$("$fsop" create /mnt/tmpfs/t/cycles c0af)"
+if [ -d /mnt/ext4/t ]; then
+	expect_eq "after the load: refused on ext4" EILSEQ "$("$fsop" mkdir /mnt/ext4/t c0af)"
+fi
+expect_eq "after the load: missed 0" 0 "$(cat $fs/missed)"
+expect_eq "after the load: unhooked 0" 0 "$(cat $fs/unhooked)"
+
+# --- unload (integration_test.sh runs next), kmemleak ------------------------------
+expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
+expect_status "rmmod utf8guard" 0 rmmod utf8guard
+expect_eq "sysfs gone after unload" "" "$(ls -d $sys 2>/dev/null)"
+kmemleak_check
+
+finish_tests

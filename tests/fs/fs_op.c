@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fs_op - perform exactly one filesystem operation on names given in hex,
+ * for the VM tests of utf8guard_fs.ko.
+ *
+ * Prints "ok" or the errno name (EILSEQ, EEXIST, ...) on stdout; readdir,
+ * readlink and read print their result instead of "ok".  Exit status 0
+ * whenever the operation was attempted, 1 if DIR cannot be entered (the
+ * errno name is printed then too), 2 on a usage error.  Names are one DIR
+ * (a plain path, entered first) and HEX components, so a test can use any
+ * bytes but NUL; a HEX with 2f bytes is a path relative to DIR.  See
+ * usage() for the operations.
+ *
+ * Build: gcc -static -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE
+ *        -I userspace tests/fs/fs_op.c userspace/hex.c
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "hex.h"
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+#ifndef RENAME_WHITEOUT
+#define RENAME_WHITEOUT (1 << 2)
+#endif
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define ERRNO(e) { e, #e }
+
+static const struct {
+	int value;
+	const char *name;
+} errno_names[] = {
+	ERRNO(EILSEQ), ERRNO(EEXIST), ERRNO(ENOENT), ERRNO(EINVAL),
+	ERRNO(EPERM), ERRNO(EACCES), ERRNO(ENOTDIR), ERRNO(EISDIR),
+	ERRNO(ENOTEMPTY), ERRNO(EXDEV), ERRNO(ENAMETOOLONG), ERRNO(ELOOP),
+	ERRNO(EOPNOTSUPP), ERRNO(ENOSYS), ERRNO(EBUSY), ERRNO(ENXIO),
+	ERRNO(EMLINK), ERRNO(ENOSPC), ERRNO(EROFS), ERRNO(EIO),
+	ERRNO(EBADF), ERRNO(EADDRINUSE), ERRNO(ETXTBSY), ERRNO(EFAULT),
+	ERRNO(ENOMEM), ERRNO(EAGAIN), ERRNO(ESTALE), ERRNO(EPROTO),
+};
+
+static const char *errno_name(int e)
+{
+	static char unknown[32];
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(errno_names); k++)
+		if (errno_names[k].value == e)
+			return errno_names[k].name;
+	snprintf(unknown, sizeof(unknown), "errno-%d", e);
+	return unknown;
+}
+
+/* An operation's result: 0 or an errno value. */
+static int result(long ret)
+{
+	return ret < 0 ? errno : 0;
+}
+
+static int closed(int fd)
+{
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+static int op_create(char **name)
+{
+	return closed(open(name[0], O_CREAT | O_EXCL | O_WRONLY, 0644));
+}
+
+static int op_open_creat(char **name)
+{
+	return closed(open(name[0], O_CREAT | O_WRONLY, 0644));
+}
+
+static int op_creat(char **name)
+{
+	return closed(creat(name[0], 0644));
+}
+
+static int op_mknod_reg(char **name)
+{
+	return result(mknod(name[0], S_IFREG | 0644, 0));
+}
+
+static int op_mknod_fifo(char **name)
+{
+	return result(mknod(name[0], S_IFIFO | 0644, 0));
+}
+
+static int op_mknod_chr(char **name)
+{
+	return result(mknod(name[0], S_IFCHR | 0644, makedev(1, 3)));
+}
+
+static int op_mknod_blk(char **name)
+{
+	return result(mknod(name[0], S_IFBLK | 0644, makedev(7, 0)));
+}
+
+static int op_mknod_sock(char **name)
+{
+	return result(mknod(name[0], S_IFSOCK | 0644, 0));
+}
+
+static int op_bind(char **name)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd, err;
+
+	if (strlen(name[0]) >= sizeof(addr.sun_path))
+		return ENAMETOOLONG;
+	strcpy(addr.sun_path, name[0]);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0)
+		return errno;
+	err = result(bind(fd, (struct sockaddr *)&addr, sizeof(addr)));
+	close(fd);
+	return err;
+}
+
+static int op_mkdir(char **name)
+{
+	return result(mkdir(name[0], 0755));
+}
+
+/* symlink NAME TARGET: NAME -> TARGET */
+static int op_symlink(char **name)
+{
+	return result(symlink(name[1], name[0]));
+}
+
+static int op_link(char **name)
+{
+	return result(link(name[0], name[1]));
+}
+
+static int op_tmpfile_link(char **name)
+{
+	int fd = open(".", O_TMPFILE | O_WRONLY, 0644);
+	int err;
+
+	if (fd < 0)
+		return errno;
+	err = result(linkat(fd, "", AT_FDCWD, name[0], AT_EMPTY_PATH));
+	close(fd);
+	return err;
+}
+
+static int rename_flags(char **name, unsigned int flags)
+{
+	return result(syscall(SYS_renameat2, AT_FDCWD, name[0], AT_FDCWD,
+			      name[1], flags));
+}
+
+static int op_rename(char **name)
+{
+	return rename_flags(name, 0);
+}
+
+static int op_rename_noreplace(char **name)
+{
+	return rename_flags(name, RENAME_NOREPLACE);
+}
+
+static int op_rename_whiteout(char **name)
+{
+	return rename_flags(name, RENAME_WHITEOUT);
+}
+
+static int op_rename_exchange(char **name)
+{
+	return rename_flags(name, RENAME_EXCHANGE);
+}
+
+/* Existing names.  O_NONBLOCK: opening a FIFO must not hang. */
+static int op_open(char **name)
+{
+	return closed(open(name[0], O_RDONLY | O_NONBLOCK));
+}
+
+static int op_stat(char **name)
+{
+	struct stat st;
+
+	return result(lstat(name[0], &st));
+}
+
+static int op_unlink(char **name)
+{
+	return result(unlink(name[0]));
+}
+
+static int op_rmdir(char **name)
+{
+	return result(rmdir(name[0]));
+}
+
+static void print_hex(const char *bytes, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		printf("%02x", (unsigned char)bytes[k]);
+	putchar('\n');
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+/* readdir: every entry but . and .. as hex, one per line, sorted. */
+static int op_readdir(char **name)
+{
+	DIR *dir = opendir(".");
+	struct dirent *entry;
+	char **hex = NULL, **more;
+	size_t count = 0, k, n;
+
+	(void)name;
+	if (!dir)
+		return errno;
+	for (errno = 0; (entry = readdir(dir)); errno = 0) {
+		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
+			continue;
+		more = realloc(hex, (count + 1) * sizeof(*hex));
+		if (!more) {
+			perror("fs_op");
+			exit(1);
+		}
+		hex = more;
+		n = strlen(entry->d_name);
+		hex[count] = malloc(2 * n + 1);
+		if (!hex[count]) {
+			perror("fs_op");
+			exit(1);
+		}
+		for (k = 0; k < n; k++)
+			sprintf(hex[count] + 2 * k, "%02x",
+				(unsigned char)entry->d_name[k]);
+		hex[count][2 * n] = '\0';
+		count++;
+	}
+	if (errno) {
+		int err = errno;
+
+		closedir(dir);
+		return err;
+	}
+	closedir(dir);
+	qsort(hex, count, sizeof(*hex), compare_strings);
+	for (k = 0; k < count; k++)
+		printf("%s\n", hex[k]);
+	return 0;
+}
+
+/* readlink: the target as hex. */
+static int op_readlink(char **name)
+{
+	char target[4096];
+	ssize_t len = readlink(name[0], target, sizeof(target));
+
+	if (len < 0)
+		return errno;
+	print_hex(target, (size_t)len);
+	return 0;
+}
+
+/* write NAME TEXT: replace the contents of an existing file. */
+static int op_write(char **name)
+{
+	int fd = open(name[0], O_WRONLY | O_TRUNC);
+	size_t len = strlen(name[1]);
+	ssize_t done;
+
+	if (fd < 0)
+		return errno;
+	done = write(fd, name[1], len);
+	if (done < 0) {
+		int err = errno;
+
+		close(fd);
+		return err;
+	}
+	close(fd);
+	return (size_t)done == len ? 0 : EIO;
+}
+
+/* read NAME: print the contents (up to 64 KiB) as they are. */
+static int op_read(char **name)
+{
+	static char buf[1 << 16];
+	int fd = open(name[0], O_RDONLY | O_NONBLOCK);
+	ssize_t len;
+
+	if (fd < 0)
+		return errno;
+	len = read(fd, buf, sizeof(buf));
+	if (len < 0) {
+		int err = errno;
+
+		close(fd);
+		return err;
+	}
+	close(fd);
+	fwrite(buf, 1, (size_t)len, stdout);
+	return 0;
+}
+
+enum { HEX, TEXT };
+
+static const struct operation {
+	const char *name;
+	int (*run)(char **name);
+	int nargs;		/* arguments after DIR */
+	int args[2];		/* HEX or TEXT, for each */
+	int prints;		/* prints its result instead of "ok" */
+	const char *help;
+} operations[] = {
+	{ "create", op_create, 1, { HEX }, 0, "HEX  open(O_CREAT|O_EXCL)" },
+	{ "open-creat", op_open_creat, 1, { HEX }, 0, "HEX  open(O_CREAT)" },
+	{ "creat", op_creat, 1, { HEX }, 0, "HEX  creat()" },
+	{ "mknod-reg", op_mknod_reg, 1, { HEX }, 0, "HEX  mknod(S_IFREG)" },
+	{ "mknod-fifo", op_mknod_fifo, 1, { HEX }, 0, "HEX  mknod(S_IFIFO)" },
+	{ "mknod-chr", op_mknod_chr, 1, { HEX }, 0, "HEX  mknod(S_IFCHR, 1:3)" },
+	{ "mknod-blk", op_mknod_blk, 1, { HEX }, 0, "HEX  mknod(S_IFBLK, 7:0)" },
+	{ "mknod-sock", op_mknod_sock, 1, { HEX }, 0, "HEX  mknod(S_IFSOCK)" },
+	{ "bind", op_bind, 1, { HEX }, 0, "HEX  bind() an AF_UNIX socket" },
+	{ "mkdir", op_mkdir, 1, { HEX }, 0, "HEX" },
+	{ "symlink", op_symlink, 2, { HEX, HEX }, 0, "HEX TARGETHEX" },
+	{ "link", op_link, 2, { HEX, HEX }, 0, "OLDHEX NEWHEX" },
+	{ "tmpfile-link", op_tmpfile_link, 1, { HEX }, 0,
+	  "NEWHEX  open(O_TMPFILE), linkat(AT_EMPTY_PATH)" },
+	{ "rename", op_rename, 2, { HEX, HEX }, 0, "OLDHEX NEWHEX" },
+	{ "rename-noreplace", op_rename_noreplace, 2, { HEX, HEX }, 0,
+	  "OLDHEX NEWHEX" },
+	{ "rename-whiteout", op_rename_whiteout, 2, { HEX, HEX }, 0,
+	  "OLDHEX NEWHEX" },
+	{ "rename-exchange", op_rename_exchange, 2, { HEX, HEX }, 0,
+	  "HEX1 HEX2" },
+	{ "open", op_open, 1, { HEX }, 0, "HEX  open(O_RDONLY) an existing name" },
+	{ "stat", op_stat, 1, { HEX }, 0, "HEX  lstat()" },
+	{ "readdir", op_readdir, 0, { 0 }, 1,
+	  "     prints each entry as hex, sorted" },
+	{ "readlink", op_readlink, 1, { HEX }, 1, "HEX  prints the target as hex" },
+	{ "unlink", op_unlink, 1, { HEX }, 0, "HEX" },
+	{ "rmdir", op_rmdir, 1, { HEX }, 0, "HEX" },
+	{ "write", op_write, 2, { HEX, TEXT }, 0,
+	  "HEX TEXT  replace the contents of an existing file" },
+	{ "read", op_read, 1, { HEX }, 1, "HEX  prints the contents" },
+};
+
+static void usage(const char *why)
+{
+	size_t k;
+
+	if (why)
+		fprintf(stderr, "fs_op: %s\n", why);
+	fprintf(stderr, "usage: fs_op OPERATION DIR [ARG...]\n");
+	for (k = 0; k < ARRAY_SIZE(operations); k++)
+		fprintf(stderr, "  fs_op %-16s DIR %s\n", operations[k].name,
+			operations[k].help);
+	fprintf(stderr,
+		"HEX: the bytes of a name (no 00), e.g. c0ae2e; DIR is entered first.\n"
+		"Prints \"ok\" or the errno name; exit 0 if the operation was attempted.\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const struct operation *op = NULL;
+	char *arg[2];
+	unsigned char *bytes;
+	const char *error;
+	size_t k, len, where;
+	int err;
+
+	if (argc < 3)
+		usage(NULL);
+	for (k = 0; k < ARRAY_SIZE(operations); k++)
+		if (!strcmp(argv[1], operations[k].name))
+			op = &operations[k];
+	if (!op)
+		usage("unknown operation");
+	if (argc != 3 + op->nargs)
+		usage("wrong number of arguments");
+	for (k = 0; k < (size_t)op->nargs; k++) {
+		const char *text = argv[3 + k];
+
+		if (op->args[k] == TEXT) {
+			arg[k] = argv[3 + k];
+			continue;
+		}
+		bytes = hex_parse(text, &len, &error, &where);
+		if (!bytes) {
+			fprintf(stderr, "fs_op: %s: %s at %zu\n", text, error,
+				where);
+			usage(NULL);
+		}
+		if (memchr(bytes, '\0', len))
+			usage("a name cannot hold a 00 byte");
+		arg[k] = calloc(1, len + 1);
+		if (!arg[k]) {
+			perror("fs_op");
+			return 1;
+		}
+		memcpy(arg[k], bytes, len);
+		free(bytes);
+	}
+	if (chdir(argv[2]) < 0) {
+		/* On stdout too: an empty listing must not look like this. */
+		printf("%s\n", errno_name(errno));
+		fprintf(stderr, "fs_op: cannot enter %s\n", argv[2]);
+		return 1;
+	}
+	err = op->run(arg);
+	if (err)
+		printf("%s\n", errno_name(err));
+	else if (!op->prints)
+		printf("ok\n");
+	return 0;
+}
