@@ -39,12 +39,13 @@ bool fs_check_wanted(const struct super_block *sb,
 int fs_check_bytes(enum fs_op op, const struct utf8guard_policy *policy,
 		   const u8 *bytes, size_t len)
 {
-	struct utf8guard_report report;
-	bool violation;
+	struct utf8guard_report report, *violation = NULL;
+	int verdict;
 
-	violation = utf8guard_first_violation(policy->classes, bytes, len,
-					      &report);
-	fs_count(op, policy, violation ? &report : NULL);
-	return utf8guard_judge(policy, violation ? &report : NULL, bytes, len,
-			       fs_op_name(op));
+	if (utf8guard_first_violation(policy->classes, bytes, len, &report))
+		violation = &report;
+	verdict = utf8guard_judge(policy, violation, bytes, len,
+				  fs_op_name(op));
+	fs_count(op, violation, verdict != 0);
+	return verdict;
 }

@@ -42,19 +42,19 @@ const char *fs_outcome_name(enum fs_outcome outcome)
 	return outcome < FS_OUTCOME_COUNT ? outcome_names[outcome] : "?";
 }
 
-/* Count one check of @op; @violation is what the policy refuses, or NULL. */
-void fs_count(enum fs_op op, const struct utf8guard_policy *policy,
-	      const struct utf8guard_report *violation)
+/*
+ * Count one check of @op: @violation is what the policy refuses, or NULL;
+ * @refused is utf8guard_judge()'s verdict on it.
+ */
+void fs_count(enum fs_op op, const struct utf8guard_report *violation,
+	      bool refused)
 {
 	this_cpu_inc(fs_counters.op[op][FS_CHECKED]);
 	if (!violation)
 		return;
 	if (violation->reason < UTF8GUARD_REASON_COUNT)
 		this_cpu_inc(fs_counters.reason[violation->reason]);
-	if (policy->mode == UTF8GUARD_MODE_ENFORCE)
-		this_cpu_inc(fs_counters.op[op][FS_REJECTED]);
-	else
-		this_cpu_inc(fs_counters.op[op][FS_AUDITED]);
+	this_cpu_inc(fs_counters.op[op][refused ? FS_REJECTED : FS_AUDITED]);
 }
 
 u64 fs_count_read(enum fs_op op, enum fs_outcome outcome)

@@ -65,8 +65,8 @@ int fs_store_fstypes(const char *text, size_t len);
 size_t fs_format_fstypes(char *buf, size_t size);
 
 /* counters.c */
-void fs_count(enum fs_op op, const struct utf8guard_policy *policy,
-	      const struct utf8guard_report *violation);
+void fs_count(enum fs_op op, const struct utf8guard_report *violation,
+	      bool refused);
 u64 fs_count_read(enum fs_op op, enum fs_outcome outcome);
 u64 fs_count_read_total(enum fs_outcome outcome);
 u64 fs_count_read_reason(unsigned int reason);
