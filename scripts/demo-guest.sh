@@ -69,7 +69,7 @@ run "mkdir /tmp/fs && echo 1 > $S/fs/stats/reset"
 
 say "mkdir of the name C0 AE 2E (an overlong '.' and a '.': '..' to a lenient decoder)"
 printf '%s\n' "(printf '\\300\\256.' writes the bytes C0 AE 2E, so the path ends in 2F C0 AE 2E 2F;" \
-	" the demo shows bytes that are not UTF-8 as \\xHH)"
+	" the demo shows bytes outside printable ASCII as \\xHH)"
 run 'mkdir "$(printf "/tmp/fs/\300\256./")"'
 run "dmesg | grep 'utf8guard: refused mkdir' | tail -n 1"
 run "find /tmp/fs -mindepth 1"
