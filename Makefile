@@ -74,6 +74,9 @@ demo:
 bench-fs:
 	bench/fs-create-unlink.sh
 
+bench-nf:
+	bench/nf-udp.sh
+
 fuzz:
 	$(MAKE) -f tests/core/Makefile.inc core-fuzz
 
@@ -82,4 +85,4 @@ clean:
 	-[ -d "$(KERNELDIR)" ] && $(MAKE) -C $(KERNELDIR) M=$(CURDIR) clean
 
 .PHONY: all cli module module-install cli-install install check demo fuzz \
-	clean core-freestanding bench-fs
+	clean core-freestanding bench-fs bench-nf

@@ -72,6 +72,33 @@ int utf8guard_judge(const struct utf8guard_policy *policy,
 		    const struct utf8guard_report *report, const u8 *bytes,
 		    size_t len, const char *operation)
 {
+	int ret = utf8guard_account(policy, report, operation);
+
+	if (policy->mode != UTF8GUARD_MODE_OFF && report)
+		log_violation(policy, report, bytes, len, operation);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(utf8guard_judge);
+
+/**
+ * utf8guard_account() - count and decide one check, without a log line
+ * @policy: the snapshot the check was made under (utf8guard_policy_get())
+ * @report: the first error @policy refuses, or NULL if there was none
+ * @operation: what was checked, for the trace (e.g. "udp")
+ *
+ * utf8guard_judge() for callers that write their own log line, such as
+ * the netfilter hook (addresses and ports, where utf8guard_judge() would
+ * name the task that happens to run the softirq).  Counts and traces
+ * exactly as utf8guard_judge().
+ *
+ * Context: any context.
+ * Return: -EILSEQ if @report is a violation and the mode is enforce,
+ * otherwise 0.
+ */
+int utf8guard_account(const struct utf8guard_policy *policy,
+		      const struct utf8guard_report *report,
+		      const char *operation)
+{
 	if (policy->mode == UTF8GUARD_MODE_OFF)
 		return 0;
 	stats_add(STAT_CHECKED);
@@ -80,7 +107,6 @@ int utf8guard_judge(const struct utf8guard_policy *policy,
 	if (report->reason < UTF8GUARD_REASON_COUNT)
 		stats_add(STAT_REASON_FIRST + report->reason);
 	trace_utf8guard_violation(operation, policy->mode, report);
-	log_violation(policy, report, bytes, len, operation);
 	if (policy->mode == UTF8GUARD_MODE_AUDIT) {
 		stats_add(STAT_AUDITED);
 		return 0;
@@ -88,7 +114,7 @@ int utf8guard_judge(const struct utf8guard_policy *policy,
 	stats_add(STAT_REJECTED);
 	return -EILSEQ;
 }
-EXPORT_SYMBOL_GPL(utf8guard_judge);
+EXPORT_SYMBOL_GPL(utf8guard_account);
 
 static int check_bytes(const char *text, size_t len, const char *operation)
 {

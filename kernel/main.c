@@ -12,6 +12,7 @@
 #include <linux/moduleparam.h>
 
 #include "policy_state.h"
+#include "stats.h"
 #include "sysfs.h"
 #include "utf8guard.h"
 #include "utf8guard_version.h"
@@ -34,9 +35,13 @@ static int __init utf8guard_init(void)
 	ret = policy_state_init(mode_param, policy_param);
 	if (ret)
 		return ret;
+	ret = stats_init();
+	if (ret)
+		return ret;
 	ret = sysfs_interface_init();
 	if (ret) {
 		pr_err("cannot create /sys/kernel/utf8guard: %d\n", ret);
+		stats_exit();
 		return ret;
 	}
 	policy = utf8guard_policy_get();
@@ -50,6 +55,7 @@ static int __init utf8guard_init(void)
 static void __exit utf8guard_exit(void)
 {
 	sysfs_interface_exit();
+	stats_exit();
 	pr_info("unloaded\n");
 }
 

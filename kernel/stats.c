@@ -1,39 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Counters of utf8guard.ko: per-CPU, so that hooks on every CPU count
- * without sharing a cache line; summed when read.
- */
-#include <linux/percpu.h>
-
+/* Counters of utf8guard.ko: a counter set (utf8guard_counters.h). */
 #include "stats.h"
+#include "utf8guard_counters.h"
 
-struct stats {
-	u64 counter[STAT_COUNT];
-};
+static struct utf8guard_counters stats;
 
-static DEFINE_PER_CPU(struct stats, stats);
+int stats_init(void)
+{
+	return utf8guard_counters_init(&stats, STAT_COUNT);
+}
+
+void stats_exit(void)
+{
+	utf8guard_counters_destroy(&stats);
+}
 
 void stats_add(enum stat_counter counter)
 {
-	this_cpu_inc(stats.counter[counter]);
+	utf8guard_counters_inc(&stats, counter);
 }
 
 u64 stats_read(enum stat_counter counter)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(&stats, cpu)->counter[counter]);
-	return sum;
+	return utf8guard_counters_read(&stats, counter);
 }
 
-/* Counts racing with a reset may survive it; that is acceptable. */
 void stats_reset(void)
 {
-	int cpu, k;
-
-	for_each_possible_cpu(cpu)
-		for (k = 0; k < STAT_COUNT; k++)
-			WRITE_ONCE(per_cpu_ptr(&stats, cpu)->counter[k], 0);
+	utf8guard_counters_reset(&stats);
 }

@@ -14,6 +14,8 @@ enum stat_counter {
 	STAT_COUNT = STAT_REASON_FIRST + UTF8GUARD_REASON_COUNT
 };
 
+int stats_init(void);
+void stats_exit(void);
 void stats_add(enum stat_counter counter);
 u64 stats_read(enum stat_counter counter);
 void stats_reset(void);

@@ -20,6 +20,8 @@
  *	utf8guard_check_path()		a path: symlink target, payload
  *	utf8guard_judge()		count, log and decide one check whose
  *					bytes the caller scanned itself
+ *	utf8guard_account()		the same without the log line, for
+ *					callers that log their own
  *
  * All of these may be called in any context, including softirq, and
  * never sleep.
@@ -28,6 +30,8 @@
  *	utf8guard_kobject()		/sys/kernel/utf8guard, to add a directory
  *	utf8guard_locked()		whether settings are frozen
  *	utf8guard_hook_attach/detach()	pin the hook module when locked
+ *	utf8guard_counters_*()		per-CPU counter sets
+ *					(utf8guard_counters.h)
  */
 #ifndef UTF8GUARD_H
 #define UTF8GUARD_H
@@ -44,7 +48,9 @@ int utf8guard_check_path(const char *path, size_t len, const char *operation);
 int utf8guard_judge(const struct utf8guard_policy *policy,
 		    const struct utf8guard_report *report, const u8 *bytes,
 		    size_t len, const char *operation);
-
+int utf8guard_account(const struct utf8guard_policy *policy,
+		      const struct utf8guard_report *report,
+		      const char *operation);
 
 struct kobject *utf8guard_kobject(void);
 bool utf8guard_locked(void);

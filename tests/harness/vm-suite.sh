@@ -45,6 +45,7 @@ guest_cc=(gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror
 "${guest_cc[@]}" -o "$out/guest_write" "$top/tests/module/guest_write.c"
 "${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_op" "$top/tests/fs/fs_op.c" "$top/userspace/hex.c"
 "${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_stress" "$top/tests/fs/fs_stress.c"
+"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/net_op" "$top/tests/net/net_op.c" "$top/userspace/hex.c"
 
 # The filesystems of the fs hook suite: an empty ext4 image (loop-mounted
 # in the guest), a fresh host directory shared over 9p, and on the stock
@@ -57,7 +58,7 @@ tree_args=()
 if [ "$kind" = stock ]; then
 	"$vm/stock-modules.sh" "$("$vm/stock-kernel.sh" --version)" \
 		"$out/stock-modules" crc32c_generic ext4 loop 9p 9pnet_virtio \
-		virtio_pci
+		virtio_pci nf_defrag_ipv4 nf_defrag_ipv6 veth
 	tree_args=(--tree "$out/stock-modules")
 fi
 
@@ -65,11 +66,13 @@ files=()
 while IFS= read -r ko; do
 	files+=(--file "$ko:/utf8guard/modules/")
 done < <(find "$out/modules" -name '*.ko' | sort)
-for tool in guest_write fs_op fs_stress; do
+for tool in guest_write fs_op fs_stress net_op; do
 	files+=(--file "$out/$tool:/utf8guard/tools/")
 done
 files+=(--file "$top/tests/module/integration_test.sh:/utf8guard/tools/"
 	--file "$top/tests/fs/fs_hook_test.sh:/utf8guard/tools/"
+	--file "$top/tests/net/nf_hook_test.sh:/utf8guard/tools/"
+	--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard-net:/utf8guard/tools/"
 	--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard:/utf8guard/tools/"
 	--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard-fs:/utf8guard/tools/"
 	--file "$out/ext4.img:/utf8guard/")

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# nf-udp.sh - `make bench-nf`: the cost of utf8guard_nf.ko on UDP
+# throughput.  A benchmark, not a test: it reports, it does not judge (exit
+# status 0 whenever the measurement ran).
+#
+# Boots Debian's STOCK kernel under qemu (TCG) once, and inside it sends
+# SIZE-byte well-formed UTF-8 datagrams over loopback to a receiver in the
+# same process for SECONDS per measurement (net_op udp-bench), without the
+# modules and with utf8guard.ko (mode enforce) + utf8guard_nf.ko watching
+# the port, in ROUNDS rounds of alternating order, A B, B A, ...
+# (bench/nf-udp-guest.sh).  Prints the median time per received datagram
+# of each, their ratio, and the target (<= 3 %); and, as a cross-check,
+# the median and spread of the per-round ratios.
+# The CPU is emulated: only the ratio means anything.
+# Usage: nf-udp.sh [--size BYTES (1400)] [--seconds S (3)] [--rounds R (15)]
+#          [--smp N (1)] [--timeout SECS (900)]
+set -euo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=ab-vm-lib.sh
+. "$top/bench/ab-vm-lib.sh"
+vm=$top/tests/vm
+out=$top/build/bench-nf
+TARGET_PERCENT=3
+
+usage() {
+	sed -n '/^# Usage: /,/^set /{/^set /d; s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}" >&2
+	exit 2
+}
+size=1400 seconds=3 rounds=15 smp=1 timeout=900
+while (($#)); do
+	(($# >= 2)) || usage
+	case "$1" in
+	--size) size=$2 ;;
+	--seconds) seconds=$2 ;;
+	--rounds) rounds=$2 ;;
+	--smp) smp=$2 ;;
+	--timeout) timeout=$2 ;;
+	*) usage ;;
+	esac
+	shift 2
+done
+for v in "$size" "$seconds" "$rounds" "$smp" "$timeout"; do
+	[[ "$v" =~ ^[1-9][0-9]*$ ]] || usage
+done
+((size <= 65000)) || usage
+
+mkdir -p "$out"
+"$top/scripts/install-deps.sh"
+echo "bench-nf: building net_op (static) and the modules for the stock kernel..."
+gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
+	-I "$top/userspace" -o "$out/net_op" "$top/tests/net/net_op.c" \
+	"$top/userspace/hex.c"
+tree=$("$vm/stock-kernel.sh" --build)
+image=$("$vm/stock-kernel.sh" --image)
+"$top/tests/harness/build-modules.sh" "$tree" "$out/modules"
+for ko in utf8guard.ko utf8guard_nf.ko; do
+	[[ -f "$out/modules/$ko" ]] || {
+		echo "bench-nf: $out/modules/$ko was not built (see $out/modules/build.log)" >&2
+		exit 1
+	}
+done
+"$vm/stock-modules.sh" "$("$vm/stock-kernel.sh" --version)" \
+	"$out/stock-modules" nf_defrag_ipv4 nf_defrag_ipv6
+printf 'SIZE=%s\nSECONDS=%s\nROUNDS=%s\n' "$size" "$seconds" "$rounds" \
+	>"$out/bench.conf"
+
+"$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/bench/nf-udp-guest.sh" \
+	--file "$out/modules/utf8guard.ko:/utf8guard/modules/" \
+	--file "$out/modules/utf8guard_nf.ko:/utf8guard/modules/" \
+	--file "$out/net_op:/utf8guard/tools/" \
+	--file "$out/bench.conf:/utf8guard/" --tree "$out/stock-modules"
+
+echo "bench-nf: booting $(basename "$image") under qemu (TCG, $smp CPU)," \
+	"$rounds rounds of $seconds s with and without the modules..."
+ab_run_vm bench-nf "$out" "$image" "$smp" "$((timeout))"
+
+awk -f "$top/bench/ab-summary.awk" -v bench=bench-nf -v rounds="$rounds" \
+	-v target="$TARGET_PERCENT" -v kernel="$(basename "$image")" \
+	-v what="$size-byte UTF-8 datagrams over loopback, $seconds s per measurement" \
+	-v label_a="without modules" -v label_b="utf8guard_nf enforce" \
+	-v unit="ns/dg" -v subject="utf8guard_nf.ko in enforce" <<<"$results"
+echo
+echo "bench-nf: done (console log: $out/console.log)"

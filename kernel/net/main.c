@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * utf8guard_nf.ko: drop UDP and TCP payloads that are ill-formed UTF-8 or
+ * path tricks, for chosen destination ports, in every network namespace.
+ *
+ * The payloads are checked by utf8guard.ko's validator under its mode and
+ * policy; this module hooks netfilter (hooks.c) and adds the net/
+ * settings and counters to /sys/kernel/utf8guard.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+
+#include "net_hook.h"
+#include "utf8guard_version.h"
+
+static bool enabled_param = true;
+module_param_named(enabled, enabled_param, bool, 0);
+MODULE_PARM_DESC(enabled, "Check payloads at load (default 1); later: net/enabled");
+
+static char *ports_param;
+module_param_named(ports, ports_param, charp, 0);
+MODULE_PARM_DESC(ports,
+		 "Watched destination ports, e.g. tcp:80,udp:514,tcp:8000-8090 (default none); later: net/ports");
+
+static bool forward_param;
+module_param_named(forward, forward_param, bool, 0);
+MODULE_PARM_DESC(forward, "Check forwarded packets too (default 0); later: net/forward");
+
+static unsigned int flows_max_param = 16384;
+module_param_named(flows_max, flows_max_param, uint, 0444);
+MODULE_PARM_DESC(flows_max,
+		 "Most TCP flows holding a split character at once, 16 to 4194304 (default 16384)");
+
+static unsigned int flow_timeout_param = 600;
+module_param_named(flow_timeout, flow_timeout_param, uint, 0444);
+MODULE_PARM_DESC(flow_timeout,
+		 "Seconds an idle TCP flow keeps its split character, 10 to 86400 (default 600)");
+
+static int __init utf8guard_nf_init(void)
+{
+	char *ports;
+	int ret;
+
+	if (flows_max_param < 16 || flows_max_param > 4194304) {
+		pr_err("module parameter flows_max=%u: not in 16 to 4194304\n",
+		       flows_max_param);
+		return -EINVAL;
+	}
+	if (flow_timeout_param < 10 || flow_timeout_param > 86400) {
+		pr_err("module parameter flow_timeout=%u: not in 10 to 86400\n",
+		       flow_timeout_param);
+		return -EINVAL;
+	}
+	ret = net_counters_init();
+	if (ret)
+		return ret;
+	ret = net_settings_init(enabled_param, ports_param, forward_param);
+	if (ret)
+		goto counters_exit;
+	ret = net_flows_init(flows_max_param, flow_timeout_param);
+	if (ret)
+		goto settings_exit;
+	ret = net_hooks_init();
+	if (ret)
+		goto flows_exit;
+	ret = net_sysfs_init(utf8guard_kobject());
+	if (ret) {
+		pr_err("cannot create /sys/kernel/utf8guard/net: %d\n", ret);
+		goto hooks_exit;
+	}
+	ret = utf8guard_hook_attach(THIS_MODULE);
+	if (ret)
+		goto sysfs_exit;
+	ports = kmalloc(NET_PORTS_TEXT_MAX, GFP_KERNEL);
+	if (ports)
+		net_format_ports(ports, NET_PORTS_TEXT_MAX);
+	pr_info("%s hooked IPv4 and IPv6 local-in and forward; enabled %d, ports \"%s\", forward %d, flows_max %u\n",
+		UTF8GUARD_VERSION, net_enabled(), ports ? ports : "?",
+		net_forward(), flows_max_param);
+	kfree(ports);
+	return 0;
+
+sysfs_exit:
+	net_sysfs_exit();
+hooks_exit:
+	net_hooks_exit();
+flows_exit:
+	net_flows_exit();
+settings_exit:
+	net_settings_exit();
+counters_exit:
+	net_counters_exit();
+	return ret;
+}
+
+static void __exit utf8guard_nf_exit(void)
+{
+	utf8guard_hook_detach(THIS_MODULE);
+	net_sysfs_exit();
+	net_hooks_exit();
+	net_flows_exit();
+	net_settings_exit();
+	net_counters_exit();
+	pr_info("unloaded: payloads are no longer checked\n");
+}
+
+module_init(utf8guard_nf_init);
+module_exit(utf8guard_nf_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_VERSION(UTF8GUARD_VERSION);
+MODULE_DESCRIPTION("Drop UDP and TCP payloads that are ill-formed UTF-8 or path tricks, on chosen ports");
+MODULE_AUTHOR("utf8guard developers");

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Validating an L4 payload where it lies: the linear part, page fragments
+ * and the frag_list of a non-linear skb are fed to the core's streaming
+ * validator chunk by chunk (skb_seq_read()), never linearized or copied.
+ */
+#include <linux/skbuff.h>
+
+#include "net_hook.h"
+
+struct violation_search {
+	u32 classes;
+	struct net_payload *result;
+};
+
+static bool stop_at_violation(const struct utf8guard_report *report,
+			      void *arg)
+{
+	struct violation_search *search = arg;
+
+	if (!utf8guard_classes_refuse(search->classes, report))
+		return true;
+	search->result->violation = *report;
+	search->result->found = true;
+	return false;
+}
+
+/**
+ * net_payload_check() - validate bytes of an skb under a set of classes
+ * @skb: the packet
+ * @offset: offset of the payload in @skb
+ * @len: payload length
+ * @carry: bytes a previous segment left undecided, fed first
+ * @carry_length: how many (0 for none)
+ * @at_end: whether the text ends with this payload (a UDP datagram, a
+ *	TCP segment with FIN): an undecided sequence at the end is then an
+ *	error (truncated)
+ * @classes: UTF8GUARD_CLASS_* bits to refuse
+ * @result: the outcome; report offsets count @carry first
+ *
+ * Context: any context; does not sleep.
+ * Return: 0, or -EFAULT if @offset + @len is outside @skb.
+ */
+int net_payload_check(struct sk_buff *skb, unsigned int offset,
+		      unsigned int len, const u8 *carry, u8 carry_length,
+		      bool at_end, u32 classes, struct net_payload *result)
+{
+	struct violation_search search = {
+		.classes = classes,
+		.result = result,
+	};
+	struct skb_seq_state state;
+	unsigned int consumed = 0, n;
+	const u8 *data;
+
+	result->found = false;
+	utf8guard_stream_init(&result->stream);
+	if (offset > skb->len || len > skb->len - offset)
+		return -EFAULT;
+	if (carry_length)
+		utf8guard_stream_feed(&result->stream, carry, carry_length,
+				      stop_at_violation, &search);
+	skb_prepare_seq_read(skb, offset, offset + len, &state);
+	while (!result->stream.stopped &&
+	       (n = skb_seq_read(consumed, &data, &state)) != 0) {
+		utf8guard_stream_feed(&result->stream, data, n,
+				      stop_at_violation, &search);
+		consumed += n;
+	}
+	if (result->stream.stopped) {
+		skb_abort_seq_read(&state);
+		return 0;
+	}
+	if (at_end)
+		utf8guard_stream_end(&result->stream, stop_at_violation,
+				     &search);
+	return 0;
+}
+
+/**
+ * net_payload_window() - copy bytes of carry + payload, for a log line
+ * @skb: the packet
+ * @offset: offset of the payload in @skb
+ * @len: payload length
+ * @carry: the carry given to net_payload_check()
+ * @carry_length: its length
+ * @start: first byte wanted, counting @carry first
+ * @count: bytes wanted
+ * @out: where to copy them
+ *
+ * Context: any context.
+ * Return: bytes copied (fewer than @count at the end of the payload).
+ */
+size_t net_payload_window(const struct sk_buff *skb, unsigned int offset,
+			  unsigned int len, const u8 *carry, u8 carry_length,
+			  u64 start, size_t count, u8 *out)
+{
+	u64 total = (u64)carry_length + len;
+	size_t n = 0;
+
+	while (n < count && start + n < total) {
+		u64 at = start + n;
+
+		if (at < carry_length) {
+			out[n] = carry[at];
+		} else if (skb_copy_bits(skb, offset + (at - carry_length),
+					 out + n, 1)) {
+			break;
+		}
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,1229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * net_op - send real UDP and TCP traffic and report what arrived, for the
+ * VM tests of utf8guard_nf.ko (which drops packets whose payload is
+ * ill-formed UTF-8 on watched destination ports).
+ *
+ * Every command prints exactly one result line on stdout:
+ *
+ *   udp ADDR PORT HEX|-
+ *	One datagram from an unbound socket to a receiver bound to ADDR:PORT.
+ *	"ok" (arrived byte-exact), "dropped" or "mismatch HEX" (what came).
+ *   tcp ADDR PORT HEX[,HEX...]|-
+ *	One connection; each chunk is one write() and is awaited before the
+ *	next is written, so each chunk is a segment of its own.  "ok N",
+ *	"stalled R" (a chunk did not all arrive in time: R bytes did, later
+ *	chunks are not sent) or "mismatch R".
+ *   tcp-many ADDR PORT COUNT HEX1 HEX2
+ *	COUNT connections; HEX1 on each in turn, then HEX2 on each in turn,
+ *	each awaited: "ok-conns A stalled-conns B first-stalled F last-ok L".
+ *   udp-flood ADDR PORT SECONDS
+ *	Valid 200-byte datagrams as fast as possible: "sent N".
+ *   udp-bench ADDR PORT SIZE SECONDS
+ *	Batches of 32 SIZE-byte datagrams, the receiver drained after each:
+ *	"received N bytes B seconds S".
+ *   veth NAME PEER NSFILE
+ *	A veth pair over rtnetlink, PEER in NSFILE's network namespace: "ok".
+ *
+ * HEX is the payload in hex ("" is empty).  "-" with --size N is N bytes
+ * of valid UTF-8 (E2 82 AC repeated, 'a' at the tail); --bad-at K turns
+ * bytes K and K+1 into C0 AE.  Receiving sockets are made in --recv-ns,
+ * sending ones in --send-ns (both opened first, then entered in turn);
+ * without either, in the current namespace.  --timeout MS (default 1500)
+ * is how long to wait for bytes that may not come.  TCP connections are
+ * reset (SO_LINGER 0) at the end, so the kernel stops retransmitting.
+ *
+ * tcp only: --pause-before-last MS sleeps before the last chunk (to let a
+ * flow expire); --sendfile sends the --size payload from a deleted file
+ * in /tmp with sendfile(2).  At the first stall --signal-file PATH is
+ * created (for a shell loop to notice) and the stalled chunk gets
+ * --then-wait MS more; if it arrives, the later chunks are sent as usual.
+ * Unless the kernel takes less, a chunk or --size payload is one call.
+ *
+ * Exit status 0 when the operation was attempted, whatever its result;
+ * 1 on a system error ("error" on stdout, the cause on stderr); 2 on a
+ * usage error.
+ *
+ * Build with userspace/hex.c (as tests/harness/vm-suite.sh does):
+ *   gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE
+ *       -I userspace -o net_op <this file> userspace/hex.c
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/veth.h>
+
+#include "hex.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define DEFAULT_TIMEOUT_MS 1500
+#define MAX_MS (24 * 3600 * 1000)
+#define CONNECT_TIMEOUT_MS 5000	/* handshakes carry no payload */
+#define SOCKET_BUFFER (1 << 20)
+#define MAX_DATAGRAM 65535
+#define MAX_STREAM (64 << 20)
+#define MAX_CONNECTIONS 1000
+#define MAX_SECONDS 86400
+#define FLOOD_SIZE 200
+#define FLOOD_BURST 64		/* datagrams between looks at the clock */
+#define BENCH_BATCH 32
+#define SELF_NETNS "/proc/self/ns/net"
+
+/* Option bits, also getopt_long()'s return values. */
+enum {
+	OPT_TIMEOUT = 1 << 0,
+	OPT_RECV_NS = 1 << 1,
+	OPT_SEND_NS = 1 << 2,
+	OPT_SIZE = 1 << 3,
+	OPT_BAD_AT = 1 << 4,
+	OPT_SENDFILE = 1 << 5,
+	OPT_PAUSE = 1 << 6,
+	OPT_THEN_WAIT = 1 << 7,
+	OPT_SIGNAL_FILE = 1 << 8,
+};
+
+#define OPT_COMMON (OPT_TIMEOUT | OPT_RECV_NS | OPT_SEND_NS)
+#define OPT_PAYLOAD (OPT_SIZE | OPT_BAD_AT)
+#define OPT_TCP (OPT_SENDFILE | OPT_PAUSE | OPT_THEN_WAIT | OPT_SIGNAL_FILE)
+
+static const struct option long_options[] = {
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "recv-ns", required_argument, NULL, OPT_RECV_NS },
+	{ "send-ns", required_argument, NULL, OPT_SEND_NS },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "bad-at", required_argument, NULL, OPT_BAD_AT },
+	{ "sendfile", no_argument, NULL, OPT_SENDFILE },
+	{ "pause-before-last", required_argument, NULL, OPT_PAUSE },
+	{ "then-wait", required_argument, NULL, OPT_THEN_WAIT },
+	{ "signal-file", required_argument, NULL, OPT_SIGNAL_FILE },
+	{ NULL, 0, NULL, 0 },
+};
+
+static struct {
+	unsigned int given;	/* OPT_* bits seen */
+	int timeout_ms;
+	const char *recv_ns;
+	const char *send_ns;
+	long size;
+	long bad_at;
+	int pause_ms;
+	int then_wait_ms;
+	const char *signal_file;
+} opt = {
+	.timeout_ms = DEFAULT_TIMEOUT_MS,
+	.recv_ns = SELF_NETNS,
+	.send_ns = SELF_NETNS,
+	.bad_at = -1,
+};
+
+static const char usage_text[] =
+	"usage: net_op COMMAND [OPTION...] ARG...\n"
+	"  net_op udp ADDR PORT HEX|-          ok | dropped | mismatch HEX\n"
+	"  net_op tcp ADDR PORT HEX[,HEX...]|- ok N | stalled R | mismatch R\n"
+	"  net_op tcp-many ADDR PORT COUNT HEX1 HEX2\n"
+	"         ok-conns A stalled-conns B first-stalled F last-ok L\n"
+	"  net_op udp-flood ADDR PORT SECONDS  sent N\n"
+	"  net_op udp-bench ADDR PORT SIZE SECONDS\n"
+	"         received N bytes B seconds S\n"
+	"  net_op veth NAME PEER NSFILE        ok\n"
+	"options:\n"
+	"  --timeout MS            wait this long for data (default 1500)\n"
+	"  --recv-ns FILE          make receiving sockets in this netns\n"
+	"  --send-ns FILE          make sending sockets in this netns\n"
+	"  --size N                udp, tcp with HEX -: N bytes of valid UTF-8\n"
+	"  --bad-at K              with --size: bytes K, K+1 become c0 ae\n"
+	"  --sendfile              tcp --size: send with sendfile(2)\n"
+	"  --pause-before-last MS  tcp: sleep before the last chunk\n"
+	"  --then-wait MS          tcp: after a stall, wait MS more for it\n"
+	"  --signal-file PATH      tcp: create PATH when a chunk stalls\n"
+	"Exit status: 0 attempted, 1 system error (\"error\" on stdout),\n"
+	"2 usage error.\n";
+
+static _Noreturn void usage(const char *why)
+{
+	if (why)
+		fprintf(stderr, "net_op: %s\n", why);
+	fputs(usage_text, stderr);
+	exit(2);
+}
+
+/* A system error: the cause on stderr, "error" as the result line. */
+static _Noreturn void fail(const char *what)
+{
+	int err = errno;
+
+	fprintf(stderr, "error: %s: %s\n", what, strerror(err));
+	printf("error\n");
+	exit(1);
+}
+
+static _Noreturn void fail_on(const char *what, const char *name)
+{
+	int err = errno;
+
+	fprintf(stderr, "error: %s %s: %s\n", what, name, strerror(err));
+	printf("error\n");
+	exit(1);
+}
+
+static long parse_number(const char *text, long min, long max,
+			 const char *what)
+{
+	char *end;
+	long value;
+
+	errno = 0;
+	value = strtol(text, &end, 10);
+	if (errno || end == text || *end || value < min || value > max) {
+		fprintf(stderr, "net_op: %s must be %ld to %ld: '%s'\n", what,
+			min, max, text);
+		usage(NULL);
+	}
+	return value;
+}
+
+static void *allocate(size_t len)
+{
+	void *p = malloc(len ? len : 1);
+
+	if (!p)
+		fail("malloc");
+	return p;
+}
+
+/* --- time ----------------------------------------------------------------- */
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static int ms_left(long long deadline)
+{
+	long long left = deadline - now_ms();
+
+	return left > 0 ? (int)left : 0;
+}
+
+static double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) +
+	       (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0)
+		if (errno != EINTR)
+			fail("nanosleep");
+}
+
+/* Poll @fds until one is ready (true) or @deadline passes (false). */
+static bool wait_until(struct pollfd *fds, nfds_t count, long long deadline)
+{
+	int ready;
+
+	do {
+		ready = poll(fds, count, ms_left(deadline));
+	} while (ready < 0 && errno == EINTR);
+	if (ready < 0)
+		fail("poll");
+	return ready > 0;
+}
+
+static bool wait_for(int fd, short events, long long deadline)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+
+	return wait_until(&pfd, 1, deadline);
+}
+
+/* --- network namespaces ------------------------------------------------- */
+
+static int recv_ns_fd = -1;
+static int send_ns_fd = -1;
+
+static int open_netns(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		fail_on("open", path);
+	return fd;
+}
+
+/*
+ * Both are opened before either is entered (a /proc/self path names the
+ * namespace net_op started in).  Without either option nothing is entered.
+ */
+static void open_namespaces(void)
+{
+	if (!(opt.given & (OPT_RECV_NS | OPT_SEND_NS)))
+		return;
+	recv_ns_fd = open_netns(opt.recv_ns);
+	send_ns_fd = open_netns(opt.send_ns);
+}
+
+static void enter_netns(int fd, const char *path)
+{
+	if (fd >= 0 && setns(fd, CLONE_NEWNET) < 0)
+		fail_on("setns", path);
+}
+
+static void enter_recv_ns(void)
+{
+	enter_netns(recv_ns_fd, opt.recv_ns);
+}
+
+static void enter_send_ns(void)
+{
+	enter_netns(send_ns_fd, opt.send_ns);
+}
+
+/* --- addresses and sockets ---------------------------------------------- */
+
+struct endpoint {
+	struct sockaddr_storage addr;
+	socklen_t len;
+	int family;
+};
+
+static const struct sockaddr *sockaddr_of(const struct endpoint *ep)
+{
+	return (const struct sockaddr *)&ep->addr;
+}
+
+static void parse_endpoint(const char *host, const char *port,
+			   struct endpoint *ep)
+{
+	in_port_t number = htons(parse_number(port, 1, 65535, "PORT"));
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ep->addr;
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ep->addr;
+	int parsed;
+
+	memset(ep, 0, sizeof(*ep));
+	if (strchr(host, ':')) {
+		ep->family = AF_INET6;
+		ep->len = sizeof(*sin6);
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = number;
+		parsed = inet_pton(AF_INET6, host, &sin6->sin6_addr);
+	} else {
+		ep->family = AF_INET;
+		ep->len = sizeof(*sin);
+		sin->sin_family = AF_INET;
+		sin->sin_port = number;
+		parsed = inet_pton(AF_INET, host, &sin->sin_addr);
+	}
+	if (parsed != 1)
+		usage("ADDR must be an IPv4 or IPv6 address");
+}
+
+static int new_socket(int family, int type)
+{
+	int fd = socket(family, type | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		fail("socket");
+	return fd;
+}
+
+static void set_option(int fd, int level, int name, int value,
+		       const char *what)
+{
+	if (setsockopt(fd, level, name, &value, sizeof(value)) < 0)
+		fail(what);
+}
+
+/* As root, past net.core.[rw]mem_max; otherwise up to it. */
+static void set_buffer(int fd, int force, int name, int bytes,
+		       const char *what)
+{
+	if (setsockopt(fd, SOL_SOCKET, force, &bytes, sizeof(bytes)) == 0)
+		return;
+	set_option(fd, SOL_SOCKET, name, bytes, what);
+}
+
+static void set_send_buffer(int fd, int bytes)
+{
+	set_buffer(fd, SO_SNDBUFFORCE, SO_SNDBUF, bytes, "SO_SNDBUF");
+}
+
+static void set_receive_buffer(int fd, int bytes)
+{
+	set_buffer(fd, SO_RCVBUFFORCE, SO_RCVBUF, bytes, "SO_RCVBUF");
+}
+
+static void bind_to(int fd, const struct endpoint *ep)
+{
+	if (bind(fd, sockaddr_of(ep), ep->len) < 0)
+		fail("bind");
+}
+
+static void check_socket_error(int fd, const char *what)
+{
+	socklen_t len = sizeof(int);
+	int err = 0;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
+		fail("SO_ERROR");
+	if (err) {
+		errno = err;
+		fail(what);
+	}
+}
+
+/* --- payloads ----------------------------------------------------------- */
+
+struct bytes {
+	unsigned char *data;
+	size_t len;
+};
+
+static void fill_valid_utf8(unsigned char *buf, size_t len)
+{
+	static const unsigned char euro[] = { 0xe2, 0x82, 0xac };
+	size_t k;
+
+	for (k = 0; k + sizeof(euro) <= len; k += sizeof(euro))
+		memcpy(buf + k, euro, sizeof(euro));
+	memset(buf + k, 'a', len - k);
+}
+
+static void make_payload(struct bytes *out, size_t len, long bad_at)
+{
+	out->data = allocate(len);
+	out->len = len;
+	fill_valid_utf8(out->data, len);
+	if (bad_at >= 0) {
+		out->data[bad_at] = 0xc0;	/* an overlong '.' */
+		out->data[bad_at + 1] = 0xae;
+	}
+}
+
+static void parse_hex(const char *text, struct bytes *out)
+{
+	const char *error;
+	size_t where;
+
+	out->data = hex_parse(text, &out->len, &error, &where);
+	if (!out->data) {
+		fprintf(stderr, "net_op: '%s': %s at %zu\n", text, error,
+			where);
+		usage(NULL);
+	}
+}
+
+static bool is_generated(const char *text)
+{
+	return !strcmp(text, "-");
+}
+
+/* HEX, or "-" for the payload of --size and --bad-at. */
+static void load_payload(const char *text, struct bytes *out)
+{
+	if (!(opt.given & OPT_SIZE)) {
+		if (is_generated(text))
+			usage("HEX '-' needs --size");
+		parse_hex(text, out);
+		return;
+	}
+	if (!is_generated(text))
+		usage("--size needs '-' for HEX");
+	make_payload(out, opt.size, opt.bad_at);
+}
+
+static void print_hex(const unsigned char *bytes, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		printf("%02x", bytes[k]);
+}
+
+/* --- udp ---------------------------------------------------------------- */
+
+static int udp_receiver(const struct endpoint *ep, int buffer)
+{
+	int fd = new_socket(ep->family, SOCK_DGRAM);
+
+	set_receive_buffer(fd, buffer);
+	bind_to(fd, ep);
+	return fd;
+}
+
+static int udp_sender(const struct endpoint *ep)
+{
+	int fd = new_socket(ep->family, SOCK_DGRAM);
+
+	set_send_buffer(fd, SOCKET_BUFFER);
+	return fd;
+}
+
+/* A datagram the network may refuse: false then; other errors end it. */
+static bool send_datagram(int fd, const struct endpoint *ep,
+			  const struct bytes *b)
+{
+	if (sendto(fd, b->data, b->len, MSG_DONTWAIT, sockaddr_of(ep),
+		   ep->len) >= 0)
+		return true;
+	if (errno == EAGAIN || errno == ENOBUFS || errno == ECONNREFUSED ||
+	    errno == EINTR)
+		return false;
+	fail("sendto");
+}
+
+static int cmd_udp(char **arg)
+{
+	static unsigned char got[MAX_DATAGRAM + 1];
+	struct endpoint ep;
+	struct bytes want;
+	ssize_t len;
+	int rx, tx;
+
+	parse_endpoint(arg[0], arg[1], &ep);
+	load_payload(arg[2], &want);
+	enter_recv_ns();
+	rx = udp_receiver(&ep, SOCKET_BUFFER);
+	enter_send_ns();
+	tx = udp_sender(&ep);
+	if (sendto(tx, want.data, want.len, 0, sockaddr_of(&ep), ep.len) < 0)
+		fail("sendto");
+	if (!wait_for(rx, POLLIN, now_ms() + opt.timeout_ms)) {
+		printf("dropped\n");
+		return 0;
+	}
+	len = recv(rx, got, sizeof(got), MSG_DONTWAIT);
+	if (len < 0)
+		fail("recv");
+	if ((size_t)len == want.len && !memcmp(got, want.data, want.len)) {
+		printf("ok\n");
+	} else {
+		printf("mismatch ");
+		print_hex(got, len);
+		putchar('\n');
+	}
+	close(tx);
+	close(rx);
+	return 0;
+}
+
+/* --- tcp ---------------------------------------------------------------- */
+
+/* One TCP connection, seen from both ends. */
+struct tcp_pair {
+	int tx;		/* connected from the sending netns */
+	int rx;		/* accepted in the receiving netns */
+};
+
+/* What one connection is to carry, and how far it got. */
+struct stream {
+	const unsigned char *data;
+	size_t total;
+	size_t sent;		/* handed to the kernel */
+	size_t received;
+	unsigned char *got;	/* total + 1: one more byte shows excess */
+	int file;		/* sendfile(2) source holding data, or -1 */
+};
+
+enum outcome { PENDING, ARRIVED, STALLED, MISMATCH };
+
+static int tcp_listener(const struct endpoint *ep, int backlog)
+{
+	int fd = new_socket(ep->family, SOCK_STREAM);
+
+	set_option(fd, SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
+	bind_to(fd, ep);
+	if (listen(fd, backlog) < 0)
+		fail("listen");
+	return fd;
+}
+
+/* Non-blocking, so a lost handshake is an error rather than a hang. */
+static int tcp_connect(const struct endpoint *ep, int send_buffer)
+{
+	int fd = new_socket(ep->family, SOCK_STREAM | SOCK_NONBLOCK);
+
+	set_send_buffer(fd, send_buffer);
+	set_option(fd, IPPROTO_TCP, TCP_NODELAY, 1, "TCP_NODELAY");
+	if (connect(fd, sockaddr_of(ep), ep->len) < 0 &&
+	    errno != EINPROGRESS)
+		fail("connect");
+	if (!wait_for(fd, POLLOUT, now_ms() + CONNECT_TIMEOUT_MS)) {
+		errno = ETIMEDOUT;
+		fail("connect");
+	}
+	check_socket_error(fd, "connect");
+	return fd;
+}
+
+static int tcp_accept(int listener)
+{
+	int fd;
+
+	if (!wait_for(listener, POLLIN, now_ms() + CONNECT_TIMEOUT_MS)) {
+		errno = ETIMEDOUT;
+		fail("accept");
+	}
+	fd = accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0)
+		fail("accept");
+	return fd;
+}
+
+/* An RST instead of a FIN: nothing is left to retransmit. */
+static void close_with_reset(int fd)
+{
+	struct linger linger = { .l_onoff = 1, .l_linger = 0 };
+
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, sizeof(linger));
+	close(fd);
+}
+
+static void close_pair(const struct tcp_pair *p)
+{
+	close_with_reset(p->tx);
+	close_with_reset(p->rx);
+}
+
+static void stream_init(struct stream *s, const struct bytes *b)
+{
+	s->data = b->data;
+	s->total = b->len;
+	s->sent = 0;
+	s->received = 0;
+	s->got = allocate(b->len + 1);
+	s->file = -1;
+}
+
+/* Hand the kernel as much of data[sent, goal) as one call takes. */
+static void send_some(int fd, struct stream *s, size_t goal)
+{
+	size_t len = goal - s->sent;
+	off_t offset = s->sent;
+	ssize_t done;
+
+	if (s->file >= 0)
+		done = sendfile(fd, s->file, &offset, len);
+	else
+		done = send(fd, s->data + s->sent, len, MSG_NOSIGNAL);
+	if (done < 0 && errno != EAGAIN && errno != EINTR)
+		fail(s->file >= 0 ? "sendfile" : "send");
+	if (done > 0)
+		s->sent += done;
+}
+
+/* Read all that has arrived, checking it against what was sent. */
+static enum outcome receive_some(int fd, struct stream *s)
+{
+	unsigned char *at;
+	ssize_t len;
+	size_t same;
+
+	for (;;) {
+		at = s->got + s->received;
+		len = read(fd, at, s->total + 1 - s->received);
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len < 0 && errno == EAGAIN)
+			return PENDING;
+		if (len < 0)
+			fail("read");
+		if (len == 0)
+			return STALLED;	/* the peer is gone */
+		same = s->total - s->received;
+		if ((size_t)len < same)
+			same = len;
+		s->received += len;
+		if (s->received > s->total ||
+		    memcmp(at, s->data + (at - s->got), same))
+			return MISMATCH;
+	}
+}
+
+/* Send up to @goal and wait until it all arrived or @deadline passed. */
+static enum outcome transfer(const struct tcp_pair *p, struct stream *s,
+			     size_t goal, long long deadline)
+{
+	struct pollfd pfd[2];
+	enum outcome state;
+
+	for (;;) {
+		if (s->sent < goal)
+			send_some(p->tx, s, goal);
+		state = receive_some(p->rx, s);
+		if (state != PENDING)
+			return state;
+		if (s->received >= goal)
+			return ARRIVED;
+		if (!ms_left(deadline))
+			return STALLED;
+		pfd[0] = (struct pollfd){ .fd = p->rx, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = p->tx,
+			.events = s->sent < goal ? POLLOUT : 0 };
+		if (!wait_until(pfd, ARRAY_SIZE(pfd), deadline))
+			return STALLED;
+		if (pfd[1].revents & POLLERR)
+			check_socket_error(p->tx, "send");
+	}
+}
+
+static void create_signal_file(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		fail_on("create", path);
+	close(fd);
+}
+
+/* The first stall: tell the test, and give --then-wait its time. */
+static enum outcome wait_after_stall(const struct tcp_pair *p,
+				     struct stream *s, size_t goal)
+{
+	if (opt.signal_file)
+		create_signal_file(opt.signal_file);
+	if (!opt.then_wait_ms)
+		return STALLED;
+	return transfer(p, s, goal, now_ms() + opt.then_wait_ms);
+}
+
+/* Chunk k is data[ends[k - 1], ends[k]); stop at the first failure. */
+static enum outcome send_chunks(const struct tcp_pair *p, struct stream *s,
+				const size_t *ends, size_t chunks)
+{
+	enum outcome state = ARRIVED;
+	bool stalled_before = false;
+	size_t k;
+
+	for (k = 0; k < chunks && state == ARRIVED; k++) {
+		if (k == chunks - 1 && opt.pause_ms)
+			sleep_ms(opt.pause_ms);
+		state = transfer(p, s, ends[k], now_ms() + opt.timeout_ms);
+		if (state == STALLED && !stalled_before) {
+			stalled_before = true;
+			state = wait_after_stall(p, s, ends[k]);
+		}
+	}
+	return state;
+}
+
+/* HEX[,HEX...] into one buffer; returns the chunk count, sets *ends. */
+static size_t parse_chunks(const char *text, struct bytes *all,
+			   size_t **ends)
+{
+	size_t chunks = 1, k = 0;
+	char *copy, *cursor, *piece;
+	struct bytes chunk;
+	const char *c;
+
+	for (c = text; *c; c++)
+		chunks += *c == ',';
+	*ends = allocate(chunks * sizeof(**ends));
+	all->data = allocate(strlen(text) / 2 + 1);
+	all->len = 0;
+	copy = strdup(text);
+	if (!copy)
+		fail("strdup");
+	cursor = copy;
+	while ((piece = strsep(&cursor, ","))) {
+		parse_hex(piece, &chunk);
+		memcpy(all->data + all->len, chunk.data, chunk.len);
+		all->len += chunk.len;
+		(*ends)[k++] = all->len;
+		free(chunk.data);
+	}
+	free(copy);
+	return chunks;
+}
+
+/* A deleted temporary file holding @b, for sendfile(2). */
+static int payload_file(const struct bytes *b)
+{
+	char path[] = "/tmp/net_op.XXXXXX";
+	int fd = mkostemp(path, O_CLOEXEC);
+	size_t done = 0;
+	ssize_t len;
+
+	if (fd < 0)
+		fail("mkostemp");
+	unlink(path);
+	while (done < b->len) {
+		len = write(fd, b->data + done, b->len - done);
+		if (len < 0)
+			fail("write");
+		done += len;
+	}
+	return fd;
+}
+
+/* Room for the whole payload, so one write() takes it all. */
+static int send_buffer_for(size_t len)
+{
+	return 2 * (int)len + SOCKET_BUFFER;
+}
+
+static void print_outcome(enum outcome state, const struct stream *s)
+{
+	if (state == ARRIVED)
+		printf("ok %zu\n", s->received);
+	else if (state == MISMATCH)
+		printf("mismatch %zu\n", s->received);
+	else
+		printf("stalled %zu\n", s->received);
+}
+
+static int cmd_tcp(char **arg)
+{
+	struct endpoint ep;
+	struct tcp_pair pair;
+	struct stream s;
+	struct bytes all;
+	size_t *ends, chunks = 1;
+	int listener;
+
+	parse_endpoint(arg[0], arg[1], &ep);
+	if (opt.given & OPT_SIZE) {
+		load_payload(arg[2], &all);
+		ends = &all.len;
+	} else {
+		chunks = parse_chunks(arg[2], &all, &ends);
+	}
+	stream_init(&s, &all);
+	if (opt.given & OPT_SENDFILE)
+		s.file = payload_file(&all);
+	enter_recv_ns();
+	listener = tcp_listener(&ep, 1);
+	enter_send_ns();
+	pair.tx = tcp_connect(&ep, send_buffer_for(all.len));
+	pair.rx = tcp_accept(listener);
+	print_outcome(send_chunks(&pair, &s, ends, chunks), &s);
+	close_pair(&pair);
+	close(listener);
+	return 0;
+}
+
+/* --- tcp-many ----------------------------------------------------------- */
+
+static void raise_file_limit(rlim_t need)
+{
+	struct rlimit limit;
+
+	if (getrlimit(RLIMIT_NOFILE, &limit) < 0)
+		fail("getrlimit");
+	if (limit.rlim_cur >= need)
+		return;
+	limit.rlim_cur = need;
+	if (limit.rlim_max < need)
+		limit.rlim_max = need;
+	if (setrlimit(RLIMIT_NOFILE, &limit) < 0)
+		fail("setrlimit RLIMIT_NOFILE");
+}
+
+static void concatenate(struct bytes *out, const struct bytes *a,
+			const struct bytes *b)
+{
+	out->len = a->len + b->len;
+	out->data = allocate(out->len);
+	memcpy(out->data, a->data, a->len);
+	memcpy(out->data + a->len, b->data, b->len);
+}
+
+struct tally {
+	int ok;
+	int stalled;
+	long first_stalled;
+	long last_ok;
+};
+
+static void count_outcome(struct tally *t, long k, enum outcome state)
+{
+	if (state == ARRIVED) {
+		t->ok++;
+		t->last_ok = k;
+		return;
+	}
+	if (state == MISMATCH)
+		fprintf(stderr, "net_op: connection %ld: bytes differ\n", k);
+	t->stalled++;
+	if (t->first_stalled < 0)
+		t->first_stalled = k;
+}
+
+static int cmd_tcp_many(char **arg)
+{
+	struct tally t = { .first_stalled = -1, .last_ok = -1 };
+	struct bytes first, second, both;
+	struct tcp_pair *pair;
+	struct endpoint ep;
+	struct stream *s;
+	int listener;
+	long count, k;
+
+	parse_endpoint(arg[0], arg[1], &ep);
+	count = parse_number(arg[2], 1, MAX_CONNECTIONS, "COUNT");
+	parse_hex(arg[3], &first);
+	parse_hex(arg[4], &second);
+	concatenate(&both, &first, &second);
+	raise_file_limit(2 * count + 16);
+	pair = allocate(count * sizeof(*pair));
+	s = allocate(count * sizeof(*s));
+	enter_recv_ns();
+	listener = tcp_listener(&ep, count);
+	enter_send_ns();
+	for (k = 0; k < count; k++) {
+		pair[k].tx = tcp_connect(&ep, SOCKET_BUFFER);
+		pair[k].rx = tcp_accept(listener);
+		stream_init(&s[k], &both);
+	}
+	for (k = 0; k < count; k++)
+		transfer(&pair[k], &s[k], first.len,
+			 now_ms() + opt.timeout_ms);
+	for (k = 0; k < count; k++)
+		count_outcome(&t, k, transfer(&pair[k], &s[k], both.len,
+					      now_ms() + opt.timeout_ms));
+	printf("ok-conns %d stalled-conns %d first-stalled %ld last-ok %ld\n",
+	       t.ok, t.stalled, t.first_stalled, t.last_ok);
+	for (k = 0; k < count; k++)
+		close_pair(&pair[k]);
+	close(listener);
+	return 0;
+}
+
+/* --- udp-flood and udp-bench ---------------------------------------------- */
+
+static int cmd_udp_flood(char **arg)
+{
+	unsigned long sent = 0;
+	struct endpoint ep;
+	struct bytes payload;
+	long long end;
+	int tx, k;
+
+	parse_endpoint(arg[0], arg[1], &ep);
+	end = now_ms() + 1000LL * parse_number(arg[2], 1, MAX_SECONDS,
+					       "SECONDS");
+	make_payload(&payload, FLOOD_SIZE, -1);
+	enter_send_ns();
+	tx = udp_sender(&ep);
+	while (now_ms() < end)
+		for (k = 0; k < FLOOD_BURST; k++)
+			sent += send_datagram(tx, &ep, &payload);
+	printf("sent %lu\n", sent);
+	close(tx);
+	return 0;
+}
+
+struct received {
+	unsigned long datagrams;
+	unsigned long long bytes;
+};
+
+static void drain(int fd, struct received *r)
+{
+	static unsigned char buf[MAX_DATAGRAM + 1];
+	ssize_t len;
+
+	for (;;) {
+		len = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (len < 0)
+			break;
+		r->datagrams++;
+		r->bytes += len;
+	}
+	if (errno != EAGAIN && errno != EINTR)
+		fail("recv");
+}
+
+static int cmd_udp_bench(char **arg)
+{
+	struct received r = { 0, 0 };
+	struct timespec start;
+	struct endpoint ep;
+	struct bytes payload;
+	long long end;
+	double seconds;
+	int rx, tx, k;
+
+	parse_endpoint(arg[0], arg[1], &ep);
+	make_payload(&payload, parse_number(arg[2], 0, MAX_DATAGRAM, "SIZE"),
+		     -1);
+	end = 1000LL * parse_number(arg[3], 1, MAX_SECONDS, "SECONDS");
+	enter_recv_ns();
+	rx = udp_receiver(&ep, 4 * SOCKET_BUFFER);
+	enter_send_ns();
+	tx = udp_sender(&ep);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	end += now_ms();
+	while (now_ms() < end) {
+		for (k = 0; k < BENCH_BATCH; k++)
+			send_datagram(tx, &ep, &payload);
+		drain(rx, &r);
+	}
+	seconds = seconds_since(&start);
+	if (wait_for(rx, POLLIN, now_ms() + 20))
+		drain(rx, &r);
+	printf("received %lu bytes %llu seconds %.3f\n", r.datagrams, r.bytes,
+	       seconds);
+	close(tx);
+	close(rx);
+	return 0;
+}
+
+/* --- veth --------------------------------------------------------------- */
+
+/* A netlink request being built: attributes go at header.nlmsg_len. */
+union nl_request {
+	struct nlmsghdr header;
+	unsigned char bytes[1024];
+};
+
+static void *nl_append(union nl_request *req, const void *data, size_t len)
+{
+	size_t at = NLMSG_ALIGN(req->header.nlmsg_len);
+
+	if (at + RTA_ALIGN(len) > sizeof(req->bytes)) {
+		errno = EMSGSIZE;
+		fail("netlink request");
+	}
+	memset(req->bytes + at, 0, RTA_ALIGN(len));
+	if (data)
+		memcpy(req->bytes + at, data, len);
+	req->header.nlmsg_len = at + RTA_ALIGN(len);
+	return req->bytes + at;
+}
+
+static struct rtattr *nl_attr(union nl_request *req, unsigned short type,
+			      const void *data, size_t len)
+{
+	struct rtattr *rta = nl_append(req, NULL, RTA_LENGTH(len));
+
+	rta->rta_type = type;
+	rta->rta_len = RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(rta), data, len);
+	return rta;
+}
+
+static struct rtattr *nl_nest(union nl_request *req, unsigned short type)
+{
+	return nl_attr(req, type, NULL, 0);
+}
+
+static void nl_nest_end(union nl_request *req, struct rtattr *nest)
+{
+	nest->rta_len = req->bytes + req->header.nlmsg_len -
+			(unsigned char *)nest;
+}
+
+/*
+ * RTM_NEWLINK NAME, kind veth, whose peer is PEER in the namespace of
+ * @ns_fd: IFLA_LINKINFO { IFLA_INFO_KIND, IFLA_INFO_DATA { VETH_INFO_PEER
+ * { ifinfomsg, IFLA_IFNAME, IFLA_NET_NS_FD } } }.
+ */
+static void build_veth_request(union nl_request *req, const char *name,
+			       const char *peer, int ns_fd)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct rtattr *linkinfo, *data, *peer_info;
+	__u32 fd = ns_fd;
+
+	memset(req, 0, sizeof(*req));
+	req->header.nlmsg_len = NLMSG_LENGTH(0);
+	req->header.nlmsg_type = RTM_NEWLINK;
+	req->header.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL |
+				  NLM_F_ACK;
+	req->header.nlmsg_seq = 1;
+	nl_append(req, &ifi, sizeof(ifi));
+	nl_attr(req, IFLA_IFNAME, name, strlen(name) + 1);
+	linkinfo = nl_nest(req, IFLA_LINKINFO);
+	nl_attr(req, IFLA_INFO_KIND, "veth", strlen("veth"));
+	data = nl_nest(req, IFLA_INFO_DATA);
+	peer_info = nl_nest(req, VETH_INFO_PEER);
+	nl_append(req, &ifi, sizeof(ifi));
+	nl_attr(req, IFLA_IFNAME, peer, strlen(peer) + 1);
+	nl_attr(req, IFLA_NET_NS_FD, &fd, sizeof(fd));
+	nl_nest_end(req, peer_info);
+	nl_nest_end(req, data);
+	nl_nest_end(req, linkinfo);
+}
+
+/* Send @req to the kernel and fail with the error its ACK reports. */
+static void netlink_request(union nl_request *req, const char *what)
+{
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	union {
+		struct nlmsghdr header;
+		unsigned char bytes[8192];
+	} reply;
+	struct nlmsgerr *ack;
+	ssize_t len;
+	int fd = new_socket(AF_NETLINK, SOCK_RAW);
+
+	if (sendto(fd, req, req->header.nlmsg_len, 0,
+		   (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
+		fail("netlink send");
+	do {
+		len = recv(fd, &reply, sizeof(reply), 0);
+	} while (len < 0 && errno == EINTR);
+	if (len < 0)
+		fail("netlink recv");
+	if (!NLMSG_OK(&reply.header, len) ||
+	    reply.header.nlmsg_type != NLMSG_ERROR ||
+	    reply.header.nlmsg_len < NLMSG_LENGTH(sizeof(*ack))) {
+		errno = EPROTO;
+		fail(what);
+	}
+	ack = NLMSG_DATA(&reply.header);
+	if (ack->error) {
+		errno = -ack->error;
+		fail(what);
+	}
+	close(fd);
+}
+
+static int cmd_veth(char **arg)
+{
+	union nl_request req;
+	int ns_fd;
+
+	if (strlen(arg[0]) >= IFNAMSIZ || strlen(arg[1]) >= IFNAMSIZ)
+		usage("interface names are at most 15 bytes");
+	ns_fd = open_netns(arg[2]);
+	build_veth_request(&req, arg[0], arg[1], ns_fd);
+	netlink_request(&req, "RTM_NEWLINK veth");
+	close(ns_fd);
+	printf("ok\n");
+	return 0;
+}
+
+/* --- main --------------------------------------------------------------- */
+
+static const struct command {
+	const char *name;
+	int (*run)(char **arg);
+	int nargs;
+	unsigned int options;	/* OPT_* bits allowed */
+	long max_size;		/* for --size */
+} commands[] = {
+	{ "udp", cmd_udp, 3, OPT_COMMON | OPT_PAYLOAD, MAX_DATAGRAM },
+	{ "tcp", cmd_tcp, 3, OPT_COMMON | OPT_PAYLOAD | OPT_TCP, MAX_STREAM },
+	{ "tcp-many", cmd_tcp_many, 5, OPT_COMMON, 0 },
+	{ "udp-flood", cmd_udp_flood, 3, OPT_COMMON, 0 },
+	{ "udp-bench", cmd_udp_bench, 4, OPT_COMMON, 0 },
+	{ "veth", cmd_veth, 3, OPT_TIMEOUT, 0 },
+};
+
+static const struct command *find_command(const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(commands); k++)
+		if (!strcmp(name, commands[k].name))
+			return &commands[k];
+	usage("unknown command");
+}
+
+/* Numbers are checked against the command's limits later. */
+static void parse_option(int c, const char *value)
+{
+	switch (c) {
+	case OPT_TIMEOUT:
+		opt.timeout_ms = parse_number(value, 0, MAX_MS, "--timeout");
+		break;
+	case OPT_RECV_NS:
+		opt.recv_ns = value;
+		break;
+	case OPT_SEND_NS:
+		opt.send_ns = value;
+		break;
+	case OPT_SIZE:
+		opt.size = parse_number(value, 0, MAX_STREAM, "--size");
+		break;
+	case OPT_BAD_AT:
+		opt.bad_at = parse_number(value, 0, MAX_STREAM, "--bad-at");
+		break;
+	case OPT_SENDFILE:
+		break;
+	case OPT_PAUSE:
+		opt.pause_ms = parse_number(value, 0, MAX_MS,
+					    "--pause-before-last");
+		break;
+	case OPT_THEN_WAIT:
+		opt.then_wait_ms = parse_number(value, 0, MAX_MS,
+						"--then-wait");
+		break;
+	case OPT_SIGNAL_FILE:
+		opt.signal_file = value;
+		break;
+	default:
+		usage("unknown option, or an option without its value");
+	}
+	opt.given |= c;
+}
+
+static void check_options(const struct command *cmd)
+{
+	if (opt.given & ~cmd->options)
+		usage("an option this command does not take");
+	if ((opt.given & (OPT_BAD_AT | OPT_SENDFILE)) &&
+	    !(opt.given & OPT_SIZE))
+		usage("--bad-at and --sendfile need --size");
+	if ((opt.given & OPT_SIZE) && opt.size > cmd->max_size)
+		usage("--size too large for this command");
+	if ((opt.given & OPT_BAD_AT) && opt.bad_at + 1 >= opt.size)
+		usage("--bad-at K needs K + 1 < N");
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *cmd;
+	int c;
+
+	if (argc < 2)
+		usage(NULL);
+	cmd = find_command(argv[1]);
+	/* Options and arguments follow the command. */
+	argc--;
+	argv++;
+	opterr = 0;
+	for (;;) {
+		c = getopt_long(argc, argv, "", long_options, NULL);
+		if (c == -1)
+			break;
+		parse_option(c, optarg);
+	}
+	check_options(cmd);
+	if (argc - optind != cmd->nargs)
+		usage("wrong number of arguments");
+	open_namespaces();
+	return cmd->run(argv + optind);
+}

@@ -1,0 +1,508 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Tests of the netfilter payload hook utf8guard_nf.ko inside the VM (busybox
+# sh, as root), on the stock and on the debug test kernel (issue 5): real
+# UDP and TCP packets from net_op over loopback and over a veth pair into
+# another network namespace, IPv4 and IPv6; valid payloads arrive
+# byte-exact, ill-formed ones are dropped and counted; watched and
+# unwatched ports; non-linear skbs (large datagrams, large writes,
+# sendfile, IP fragments); characters split across TCP segments; what
+# happens to retransmitted, evicted and expired flows; forwarding; sysfs
+# parsing, privileges and the ABI file; the log line; load and unload
+# while traffic flows; kmemleak.  Ends with both modules unloaded.
+#
+# usage: nf_hook_test.sh MODULE_DIR TOOL_DIR
+# MODULE_DIR holds utf8guard.ko and utf8guard_nf.ko; TOOL_DIR holds net_op,
+# guest_write and sysfs-kernel-utf8guard-net (the ABI file).  The
+# environment's NF_CYCLES (default 20) is the number of unload/load cycles
+# under traffic, NF_TIMEOUT_MS (default 1500) how long net_op waits for
+# bytes that do not come.
+set -u
+mods=${1:?module dir}
+tools=${2:?tool dir}
+cycles=${NF_CYCLES:-20}
+tmo=${NF_TIMEOUT_MS:-1500}
+# shellcheck source=../lib/assert.sh
+. /utf8guard/assert.sh
+# shellcheck source=../vm/vm-lib.sh
+. /utf8guard/vm-lib.sh
+sys=/sys/kernel/utf8guard
+net=$sys/net
+net_op=$tools/net_op
+gw=$tools/guest_write
+abi=$tools/sysfs-kernel-utf8guard-net
+
+# op SUBCOMMAND ARGS...: net_op with the suite's timeout (a later
+# --timeout in ARGS wins).
+op() {
+	op_cmd=$1
+	shift
+	"$net_op" "$op_cmd" --timeout "$tmo" "$@"
+}
+w() { "$gw" "$1" "$2" 2>&1; }
+hex() { printf '%s' "$1" | od -An -v -tx1 | tr -d ' \n'; }
+set_file() {
+	sf_got=$(w "$1" "$(hex "$2")")
+	[ "$sf_got" = ok ] || fail "write '$2' to $1" "got: $sf_got"
+}
+setmode() { set_file $sys/mode "$1"; }
+netstate() {
+	printf '%s|%s|%s' "$(cat $net/enabled)" "$(cat $net/ports)" \
+		"$(cat $net/forward)"
+}
+marks=0
+mark() {
+	marks=$((marks + 1))
+	logmark="utf8guard-nf-test mark $marks"
+	echo "$logmark" >/dev/kmsg
+}
+log_since() { dmesg | sed -n "/$logmark\$/,\$p"; }
+
+# --- counters ---------------------------------------------------------------
+REASONS="truncated unexpected-continuation invalid-byte overlong surrogate out-of-range"
+COUNTERS="checked dropped audited unparsed evicted expired nomem $REASONS"
+# snap VAR: every net/stats counter and the global ones, "name=value ...".
+snap() {
+	sn_s=
+	for sn_k in $COUNTERS; do
+		sn_v=missing
+		read -r sn_v 2>/dev/null <"$net/stats/$sn_k"
+		sn_s="$sn_s$sn_k=$sn_v "
+	done
+	for sn_k in checked rejected audited; do
+		sn_v=missing
+		read -r sn_v 2>/dev/null <"$sys/stats/$sn_k"
+		sn_s="${sn_s}g_$sn_k=$sn_v "
+	done
+	eval "$1=\$sn_s"
+}
+# delta: the counters that changed from $s0 to $s1, as "name+N ...".
+delta() {
+	d_out=
+	for d_kv in $s1; do
+		d_k=${d_kv%%=*}
+		d_new=${d_kv#*=}
+		d_old=missing
+		for d_kv0 in $s0; do
+			[ "${d_kv0%%=*}" = "$d_k" ] && d_old=${d_kv0#*=}
+		done
+		[ "$d_old" = "$d_new" ] && continue
+		case "$d_old$d_new" in
+		*[!0-9]*) d_out="$d_out $d_k:$d_old->$d_new" ;;
+		*) d_out="$d_out $d_k+$((d_new - d_old))" ;;
+		esac
+	done
+	echo "${d_out# }"
+}
+# want VERDICT [REASON]: the expected delta of one checked payload;
+# VERDICT is clean, dropped or audited.
+want() {
+	case $1 in
+	clean) echo "checked+1 g_checked+1" ;;
+	dropped) echo "checked+1 dropped+1 $2+1 g_checked+1 g_rejected+1" ;;
+	audited) echo "checked+1 audited+1 $2+1 g_checked+1 g_audited+1" ;;
+	none) echo "" ;;
+	esac
+}
+# sorted TEXT: the words of TEXT sorted, so deltas compare in any order.
+sorted() { for s_w in $1; do echo "$s_w"; done | sort | tr '\n' ' '; }
+# run NAME WANT EXPECTED_OUTPUT -- net_op ARGS...: run, compare the
+# output and the counter changes.
+run() {
+	r_name=$1
+	r_want=$2
+	r_out=$3
+	shift 4
+	snap s0
+	out=$(op "$@" 2>&1)
+	snap s1
+	expect_eq "$r_name" "$r_out" "$out"
+	expect_eq "$r_name: counters" "$(sorted "$r_want")" "$(sorted "$(delta)")"
+}
+# run_stall NAME REASON CLEAN EXPECTED_OUTPUT -- net_op ARGS...: a TCP
+# case where a segment is dropped.  TCP retransmits it until net_op gives
+# up, and each retransmission is dropped again, N >= 1 times in all; CLEAN
+# segments pass before it.
+run_stall() {
+	rs_name=$1
+	rs_reason=$2
+	rs_clean=$3
+	rs_out=$4
+	shift 5
+	snap s0
+	out=$(op "$@" 2>&1)
+	snap s1
+	expect_eq "$rs_name" "$rs_out" "$out"
+	rs_delta=$(delta)
+	rs_n=0
+	for rs_kv in $rs_delta; do
+		case $rs_kv in dropped+*) rs_n=${rs_kv#dropped+} ;; esac
+	done
+	rs_c=$((rs_clean + rs_n))
+	expect_eq "$rs_name: counters (dropped $rs_n times)" \
+		"$(sorted "checked+$rs_c dropped+$rs_n $rs_reason+$rs_n g_checked+$rs_c g_rejected+$rs_n")" \
+		"$(sorted "$rs_delta")"
+	[ "$rs_n" -ge 1 ] || fail "$rs_name: dropped at least once"
+}
+
+# --- load -----------------------------------------------------------------
+kmemleak_reset
+# Stock kernel: the defragmenters and veth are modules (built in on the test
+# kernel, where modprobe fails and is ignored).
+for m in nf_defrag_ipv4 nf_defrag_ipv6 veth; do
+	modprobe "$m" 2>/dev/null || true
+done
+ip link set lo up
+# A namespace that exists before the module is loaded.
+unshare -n sleep 100000 &
+early_pid=$!
+sleep 0.2
+early=/proc/$early_pid/ns/net
+expect_status "insmod utf8guard.ko" 0 insmod "$mods/utf8guard.ko"
+expect_status "insmod utf8guard_nf.ko" 0 insmod "$mods/utf8guard_nf.ko"
+expect_match "load line" \
+	'utf8guard_nf: 0\.[0-9.]+ hooked IPv4 and IPv6 local-in and forward; enabled 1, ports "", forward 0, flows_max 16384' \
+	"$(dmesg | grep 'utf8guard_nf: .* hooked' | tail -n 1)"
+
+# --- sysfs files ------------------------------------------------------------
+contract="enabled ports forward flows flows_max stats/reset"
+for k in $COUNTERS; do contract="$contract stats/$k"; done
+contract=$(for f in $contract; do echo "$net/$f"; done | sort | tr '\n' ' ')
+present=$(find $net -type f | sort | tr '\n' ' ')
+expect_eq "sysfs files are the contract's" "$contract" "$present"
+documented=$(sed -n 's|^What:[[:space:]]*||p' "$abi" | sort | tr '\n' ' ')
+expect_eq "sysfs files match the ABI file" "$documented" "$present"
+expect_eq "default state" "1||0" "$(netstate)"
+expect_eq "flows 0" 0 "$(cat $net/flows)"
+expect_eq "flows_max default" 16384 "$(cat $net/flows_max)"
+for f in enabled:-rw-r--r-- ports:-rw-r--r-- forward:-rw-r--r-- \
+	flows:-r--r--r-- flows_max:-r--r--r-- stats/checked:-r--r--r-- \
+	stats/overlong:-r--r--r-- stats/reset:--w-------; do
+	# shellcheck disable=SC2012 # busybox stat has no portable format
+	expect_eq "mode of ${f%%:*}" "${f#*:}" "$(ls -l $net/${f%%:*} | cut -c1-10)"
+done
+
+# --- ports: good writes and their canonical form ------------------------------
+for case in "tcp:80|tcp:80" \
+	"udp:514 tcp:80 tcp:8000-8090|tcp:80 tcp:8000-8090 udp:514" \
+	"tcp:1-3,tcp:2-5|tcp:1-5" "tcp:7 tcp:8|tcp:7-8" \
+	"udp:65535 udp:1|udp:1 udp:65535" "tcp:5-5|tcp:5" \
+	"	tcp:22,,udp:53 |tcp:22 udp:53"; do
+	set_file $net/ports "${case%%|*}"
+	expect_eq "ports '${case%%|*}' reads back" "${case#*|}" "$(cat $net/ports)"
+done
+set_file $net/ports 'tcp:80
+'
+expect_eq "ports with a trailing newline" "tcp:80" "$(cat $net/ports)"
+expect_eq "a bare newline watches no port" ok "$(w $net/ports 0a)"
+expect_eq "... read back empty" "" "$(cat $net/ports)"
+words=
+n=0
+while [ $n -lt 128 ]; do
+	n=$((n + 1))
+	words="$words tcp:$((n * 3))"
+done
+set_file $net/ports "$words"
+expect_eq "128 words accepted" 128 "$(cat $net/ports | wc -w)"
+
+# --- every write that must fail, and changes nothing -------------------------
+set_file $net/ports "udp:514 tcp:80"
+before=$(netstate)
+mark
+for bad in tcp tcp: tcp:0 tcp:65536 tcp:99999 tcp:080 tcp:-5 tcp:5- tcp:9-3 \
+	sctp:80 80 tcp:8a tcp:1-2-3 TCP:80 "tcp: 80" "tcp:80 udp" tcp:+80 \
+	"tcp:80
+tcp:81" "$words tcp:1"; do
+	expect_eq "ports '$bad' refused" EINVAL "$(w $net/ports "$(hex "$bad")")"
+done
+expect_eq "refused ports writes change nothing" "$before" "$(netstate)"
+expect_match "a refused write says why" \
+	'net/ports write refused: port numbers are 1 to 65535, without leading zeros' \
+	"$(log_since)"
+for f in enabled forward; do
+	for bad in 2 yes- "1 1" -1 on1 " "; do
+		expect_eq "$f '$bad' refused" EINVAL "$(w $net/$f "$(hex "$bad")")"
+	done
+done
+expect_eq "stats/reset 0 refused" EINVAL "$(w $net/stats/reset "$(hex 0)")"
+expect_eq "refused writes change nothing" "$before" "$(netstate)"
+for f in flows flows_max stats/checked stats/dropped; do
+	old=$(cat $net/$f)
+	expect_match "write to read-only $f refused" '^(EIO|EACCES|EPERM)$' \
+		"$(w $net/$f "$(hex 0)")"
+	expect_eq "read-only $f unchanged" "$old" "$(cat $net/$f)"
+done
+# Privilege: CAP_SYS_ADMIN in the initial user namespace.
+for f in enabled ports forward stats/reset; do
+	case $f in ports) v=$(hex tcp:1) ;; stats/reset) v=$(hex 1) ;; *) v=$(hex 0) ;; esac
+	expect_eq "uid 65534 cannot write $f" EACCES "$("$gw" --as-uid 65534 $net/$f "$v" 2>&1)"
+	expect_eq "root without CAP_SYS_ADMIN cannot write $f" EPERM "$("$gw" --no-cap-sys-admin $net/$f "$v" 2>&1)"
+	expect_eq "user-namespace root cannot write $f" EPERM "$("$gw" --in-userns $net/$f "$v" 2>&1)"
+done
+expect_eq "unprivileged writes change nothing" "$before" "$(netstate)"
+mark
+set_file $net/ports "tcp:8080 udp:5140 tcp:9000-9001 udp:9100-9101"
+expect_match "a ports change is logged with who made it" \
+	'net/ports "tcp:80 udp:514" -> "tcp:8080 tcp:9000-9001 udp:5140 udp:9100-9101" \(by guest_write\[[0-9]+\]\)' \
+	"$(log_since)"
+
+# --- UDP and TCP on loopback, IPv4 and IPv6 ----------------------------------
+setmode enforce
+set_file $sys/policy "strict path-tricks"
+GOOD=636166c3a9f09f9880			# "café" + U+1F600
+for a in 127.0.0.1 ::1; do
+	run "udp $a: valid arrives" "$(want clean)" ok -- udp $a 5140 $GOOD
+	run "udp $a: empty datagram" "$(want clean)" ok -- udp $a 5140 ""
+	run "udp $a: overlong dropped" "$(want dropped overlong)" dropped -- \
+		udp $a 5140 2f2e2ec0ae2e2f
+	run "udp $a: surrogate dropped" "$(want dropped surrogate)" dropped -- \
+		udp $a 5140 61eda080
+	run "udp $a: truncated at the end dropped" "$(want dropped truncated)" \
+		dropped -- udp $a 5140 61e282
+	run "udp $a: stray continuation dropped" \
+		"$(want dropped unexpected-continuation)" dropped -- udp $a 5140 80
+	run "udp $a: invalid byte dropped" "$(want dropped invalid-byte)" \
+		dropped -- udp $a 5140 61ff
+	run "udp $a: above U+10FFFF dropped" "$(want dropped out-of-range)" \
+		dropped -- udp $a 5140 f4908080
+	run "udp $a: unwatched port untouched" "" ok -- udp $a 5141 2fc0ae2e2f
+	run "udp $a: watched range" "$(want dropped overlong)" dropped -- \
+		udp $a 9101 c0ae
+	run "tcp $a: valid arrives" "$(want clean)" "ok 9" -- tcp $a 8080 $GOOD
+	run "tcp $a: unwatched port untouched" "" "ok 5" -- \
+		tcp $a 8081 2fc0ae2e2f
+done
+req=$(hex "GET /a/")c0aec0ae$(hex "/etc/passwd HTTP/1.0")0d0a0d0a
+run_stall "GET /a/%c0%ae%c0%ae/etc/passwd dropped on a watched port" \
+	overlong 0 "stalled 0" -- tcp 127.0.0.1 8080 "$req"
+run "... and untouched on another" "" "ok 35" -- tcp 127.0.0.1 8079 "$req"
+mark
+run "udp: the log line" "$(want dropped overlong)" dropped -- \
+	udp 127.0.0.1 5140 2f2e2ec0ae2e2f
+expect_match "log: addresses, ports, reason, bad span" \
+	'utf8guard_nf: dropped udp 127\.0\.0\.1:[0-9]+ -> 127\.0\.0\.1:5140: overlong at payload offset 3: 2f 2e 2e \[c0\] ae 2e 2f \(path trick\)' \
+	"$(log_since)"
+mark
+run "udp ::1: the log line" "$(want dropped surrogate)" dropped -- \
+	udp ::1 5140 61eda080
+expect_match "log: IPv6 addresses in brackets" \
+	'utf8guard_nf: dropped udp \[::1\]:[0-9]+ -> \[::1\]:5140: surrogate at payload offset 1: 61 \[ed\] a0 80$' \
+	"$(log_since)"
+
+# --- characters split across TCP segments ------------------------------------
+for a in 127.0.0.1 ::1; do
+	run "tcp $a: E0 | A0 80 (U+0800 split) passes" \
+		"checked+2 g_checked+2" "ok 3" -- tcp $a 8080 e0,a080
+	run "tcp $a: F0 | 9F | 98 | 80 (U+1F600 in four) passes" \
+		"checked+4 g_checked+4" "ok 4" -- tcp $a 8080 f0,9f,98,80
+	run_stall "tcp $a: E0 | 80 80 dropped" overlong 1 "stalled 1" -- \
+		tcp $a 8080 e0,8080
+	run_stall "tcp $a: C0 | AE dropped" overlong 1 "stalled 1" -- \
+		tcp $a 8080 c0,ae
+	run_stall "tcp $a: ED | A0 80 (surrogate) dropped" surrogate 1 \
+		"stalled 1" -- tcp $a 8080 ed,a080
+done
+expect_eq "flows 0 once the connections are reset" 0 "$(cat $net/flows)"
+run "udp: E0 alone is truncated, not carried" "$(want dropped truncated)" \
+	dropped -- udp 127.0.0.1 5140 e0
+# The log of a violation that starts in the carry.
+mark
+op tcp 127.0.0.1 8080 6162e0,8080 >/dev/null
+expect_match "log: a span from the previous segment" \
+	'dropped tcp 127\.0\.0\.1:[0-9]+ -> 127\.0\.0\.1:8080: overlong at payload offset 0 \(continues the previous segment\): \[e0\] 80 80 \(path trick\)$' \
+	"$(log_since)"
+
+# --- a retransmitted segment is judged again, with its carry ------------------
+rm -f /tmp/nf-stalled
+(
+	while [ ! -e /tmp/nf-stalled ]; do sleep 0.05; done
+	"$gw" $sys/mode "$(hex audit)" >/dev/null
+) &
+switcher=$!
+snap s0
+out=$(op tcp --then-wait 15000 --signal-file /tmp/nf-stalled 127.0.0.1 8080 e0,8080)
+snap s1
+wait $switcher
+expect_eq "retransmission after enforce -> audit arrives" "ok 3" "$out"
+d=$(delta)
+case " $d " in
+*" audited+"[1-9]*" overlong+"*) pass "the retransmission is audited as overlong (carry kept): $d" ;;
+*) fail "the retransmission is audited as overlong (carry kept)" "delta: $d" ;;
+esac
+expect_no_match "no unexpected-continuation: the carry was used" \
+	'unexpected' "$d"
+setmode enforce
+
+# --- non-linear skbs --------------------------------------------------------
+for a in 127.0.0.1 ::1; do
+	run "udp $a: 60000-byte datagram" "$(want clean)" ok -- \
+		udp --size 60000 $a 5140 -
+	run "udp $a: 60000-byte datagram, bad at 59991" \
+		"$(want dropped overlong)" dropped -- \
+		udp --size 60000 --bad-at 59991 $a 5140 -
+	snap s0
+	out=$(op tcp --size 300000 $a 8080 -)
+	snap s1
+	expect_eq "tcp $a: 300000 bytes in one write" "ok 300000" "$out"
+	expect_match "tcp $a: ... all checked" 'checked\+[1-9]' "$(delta)"
+	expect_no_match "tcp $a: ... none dropped" 'dropped' "$(delta)"
+	out=$(op tcp --size 300000 --bad-at 299990 $a 8080 -)
+	case $out in
+	"stalled "*) expect_eq "tcp $a: bad at 299990: stops before it" 1 \
+		"$(( ${out#stalled } <= 299990 ))" ;;
+	*) fail "tcp $a: bad at 299990 stalls" "got: $out" ;;
+	esac
+	out=$(op tcp --sendfile --size 300000 $a 8080 -)
+	expect_eq "tcp $a: sendfile, valid" "ok 300000" "$out"
+	out=$(op tcp --sendfile --size 300000 --bad-at 150000 $a 8080 -)
+	case $out in
+	"stalled "*) expect_eq "tcp $a: sendfile, bad at 150000: stops before it" \
+		1 "$(( ${out#stalled } <= 150000 ))" ;;
+	*) fail "tcp $a: sendfile, bad at 150000 stalls" "got: $out" ;;
+	esac
+done
+
+# --- another namespace over veth (MTU 1500: IP fragments) ---------------------
+echo 0 >/proc/sys/net/ipv6/conf/default/accept_dad
+unshare -n sleep 100000 &
+peer_pid=$!
+sleep 0.2
+peer=/proc/$peer_pid/ns/net
+nsenter -t $peer_pid -n sh -c 'echo 0 >/proc/sys/net/ipv6/conf/default/accept_dad; ip link set lo up'
+expect_eq "veth pair into a new namespace" ok "$(op veth nfv0 nfv1 $peer)"
+ip addr add 10.9.0.1/24 dev nfv0
+ip addr add fd09::1/64 dev nfv0
+ip link set nfv0 up
+nsenter -t $peer_pid -n sh -c 'ip addr add 10.9.0.2/24 dev nfv1; ip addr add fd09::2/64 dev nfv1; ip link set nfv1 up'
+sleep 1
+for a in 10.9.0.2 fd09::2; do
+	run "veth $a: valid into the namespace" "$(want clean)" ok -- \
+		udp --recv-ns $peer $a 5140 $GOOD
+	run "veth $a: overlong dropped in the namespace" \
+		"$(want dropped overlong)" dropped -- \
+		udp --recv-ns $peer $a 5140 c0ae
+	run "veth $a: 4000-byte datagram (fragments)" "$(want clean)" ok -- \
+		udp --recv-ns $peer --size 4000 $a 5140 -
+	run "veth $a: 4000-byte datagram, bad in the last fragment" \
+		"$(want dropped overlong)" dropped -- \
+		udp --recv-ns $peer --size 4000 --bad-at 3990 $a 5140 -
+	run "veth $a: tcp split character" "checked+2 g_checked+2" "ok 3" -- \
+		tcp --recv-ns $peer $a 8080 e0,a080
+	run_stall "veth $a: tcp split overlong dropped" overlong 1 \
+		"stalled 1" -- tcp --recv-ns $peer $a 8080 e0,8080
+	out=$(op tcp --recv-ns $peer --size 200000 $a 8080 -)
+	expect_eq "veth $a: 200000 bytes" "ok 200000" "$out"
+done
+for a in 10.9.0.1 fd09::1; do
+	run "veth $a: from the namespace, overlong dropped here" \
+		"$(want dropped overlong)" dropped -- \
+		udp --send-ns $peer $a 5140 c0ae
+done
+expect_eq "unparsed 0: the defragmenters reassembled" 0 \
+	"$(cat $net/stats/unparsed)"
+
+# A namespace created before the module was loaded is hooked too.
+nsenter -t $early_pid -n ip link set lo up
+run "namespace older than the module: checked" "$(want dropped overlong)" \
+	dropped -- udp --recv-ns $early --send-ns $early 127.0.0.1 5140 c0ae
+
+# --- forwarding: namespace -> this one (router) -> namespace -----------------
+unshare -n sleep 100000 &
+client_pid=$!
+sleep 0.2
+client=/proc/$client_pid/ns/net
+expect_eq "veth pair to a client namespace" ok "$(op veth nfv2 nfv3 $client)"
+ip addr add 10.9.1.1/24 dev nfv2
+ip link set nfv2 up
+nsenter -t $client_pid -n sh -c 'ip addr add 10.9.1.2/24 dev nfv3; ip link set nfv3 up; ip route add default via 10.9.1.1'
+nsenter -t $peer_pid -n ip route add default via 10.9.0.1
+echo 1 >/proc/sys/net/ipv4/ip_forward
+sleep 1
+# forward 0: checked once, by the receiver's namespace (local-in).
+run "forward 0: forwarded packet checked once (at the receiver)" \
+	"$(want clean)" ok -- \
+	udp --send-ns $client --recv-ns $peer 10.9.0.2 5140 $GOOD
+set_file $net/forward 1
+run "forward 1: checked by the router too" "checked+2 g_checked+2" ok -- \
+	udp --send-ns $client --recv-ns $peer 10.9.0.2 5140 $GOOD
+run "forward 1: dropped by the router" "$(want dropped overlong)" dropped -- \
+	udp --send-ns $client --recv-ns $peer 10.9.0.2 5140 c0ae
+set_file $net/forward 0
+echo 0 >/proc/sys/net/ipv4/ip_forward
+
+# --- modes, policy, enabled ---------------------------------------------------
+setmode audit
+run "audit: overlong arrives, counted" "$(want audited overlong)" ok -- \
+	udp 127.0.0.1 5140 c0ae
+run "audit: tcp split overlong arrives" \
+	"checked+2 audited+1 overlong+1 g_checked+2 g_audited+1" "ok 3" -- \
+	tcp 127.0.0.1 8080 e0,8080
+setmode off
+run "off: nothing counted" "" ok -- udp 127.0.0.1 5140 c0ae
+setmode enforce
+set_file $sys/policy path-tricks
+run "path-tricks only: surrogate arrives" "$(want clean)" ok -- \
+	udp 127.0.0.1 5140 eda080
+run "path-tricks only: overlong '.' dropped" "$(want dropped overlong)" \
+	dropped -- udp 127.0.0.1 5140 2fc0ae2e2f
+set_file $sys/policy "strict path-tricks"
+set_file $net/enabled 0
+run "enabled 0: nothing checked" "" ok -- udp 127.0.0.1 5140 c0ae
+set_file $net/enabled 1
+set_file $net/stats/reset 1
+nonzero=$(for k in $COUNTERS; do
+	v=$(cat $net/stats/$k)
+	[ "$v" = 0 ] || printf '%s=%s ' "$k" "$v"
+done)
+expect_eq "stats/reset zeroes every counter" "" "$nonzero"
+
+# --- flows: eviction and expiry (module reloaded with small limits) -----------
+expect_status "rmmod utf8guard_nf" 0 rmmod utf8guard_nf
+expect_status "insmod flows_max=16" 0 insmod "$mods/utf8guard_nf.ko" \
+	ports=tcp:8080 flows_max=16
+snap s0
+out=$(op tcp-many --timeout 1000 127.0.0.1 8080 20 e0 a080)
+snap s1
+expect_eq "20 flows, 16 kept: the 4 oldest lost their carry and stall" \
+	"ok-conns 16 stalled-conns 4 first-stalled 0 last-ok 19" "$out"
+expect_match "evicted +4" '(^| )evicted\+4( |$)' "$(delta)"
+expect_eq "flows 0 after the resets" 0 "$(cat $net/flows)"
+expect_status "rmmod utf8guard_nf" 0 rmmod utf8guard_nf
+for bad in flows_max=15 flows_max=4194305 flow_timeout=9 flow_timeout=86401 \
+	ports=tcp:0 ports=sctp:1; do
+	expect_failure "insmod $bad refused" insmod "$mods/utf8guard_nf.ko" "$bad"
+done
+expect_status "insmod flow_timeout=10" 0 insmod "$mods/utf8guard_nf.ko" \
+	ports=tcp:8080 flow_timeout=10
+snap s0
+out=$(op tcp --timeout 1500 --pause-before-last 25000 127.0.0.1 8080 e0,a080)
+snap s1
+expect_eq "idle flow expired: its continuation stalls" "stalled 1" "$out"
+expect_match "expired +1" '(^| )expired\+1( |$)' "$(delta)"
+
+# --- unload and load while traffic flows ---------------------------------------
+op udp-flood 127.0.0.1 8080 600 >/dev/null 2>&1 &
+flood=$!
+op udp-flood ::1 8080 600 >/dev/null 2>&1 &
+flood6=$!
+ok=0
+n=0
+while [ $n -lt "$cycles" ]; do
+	n=$((n + 1))
+	rmmod utf8guard_nf || break
+	insmod "$mods/utf8guard_nf.ko" ports=udp:8080 || break
+	ok=$((ok + 1))
+done
+expect_eq "$cycles unload/load cycles under UDP traffic" "$cycles" "$ok"
+expect_match "the flood was checked" '^[1-9]' "$(cat $net/stats/checked)"
+kill $flood $flood6 2>/dev/null
+wait $flood $flood6 2>/dev/null
+
+# --- namespaces go away cleanly ----------------------------------------------
+kill $peer_pid $client_pid $early_pid
+wait $peer_pid $client_pid $early_pid 2>/dev/null
+sleep 1
+expect_status "rmmod utf8guard_nf" 0 rmmod utf8guard_nf
+expect_status "rmmod utf8guard" 0 rmmod utf8guard
+kmemleak_check
+finish_tests
