@@ -18,7 +18,8 @@
  *	COUNT connections; HEX1 on each in turn, then HEX2 on each in turn,
  *	each awaited: "ok-conns A stalled-conns B first-stalled F last-ok L".
  *   udp-flood ADDR PORT SECONDS
- *	Valid 200-byte datagrams as fast as possible: "sent N".
+ *	Valid 200-byte datagrams as fast as possible (or with a pause after
+ *	every 64, --burst-pause): "sent N".
  *   udp-bench ADDR PORT SIZE SECONDS
  *	Batches of 32 SIZE-byte datagrams, the receiver drained after each:
  *	"received N bytes B seconds S".
@@ -100,6 +101,7 @@ enum {
 	OPT_PAUSE = 1 << 6,
 	OPT_THEN_WAIT = 1 << 7,
 	OPT_SIGNAL_FILE = 1 << 8,
+	OPT_BURST_PAUSE = 1 << 9,
 };
 
 #define OPT_COMMON (OPT_TIMEOUT | OPT_RECV_NS | OPT_SEND_NS)
@@ -116,6 +118,7 @@ static const struct option long_options[] = {
 	{ "pause-before-last", required_argument, NULL, OPT_PAUSE },
 	{ "then-wait", required_argument, NULL, OPT_THEN_WAIT },
 	{ "signal-file", required_argument, NULL, OPT_SIGNAL_FILE },
+	{ "burst-pause", required_argument, NULL, OPT_BURST_PAUSE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -129,6 +132,7 @@ static struct {
 	int pause_ms;
 	int then_wait_ms;
 	const char *signal_file;
+	int burst_pause_us;
 } opt = {
 	.timeout_ms = DEFAULT_TIMEOUT_MS,
 	.recv_ns = SELF_NETNS,
@@ -156,6 +160,7 @@ static const char usage_text[] =
 	"  --pause-before-last MS  tcp: sleep before the last chunk\n"
 	"  --then-wait MS          tcp: after a stall, wait MS more for it\n"
 	"  --signal-file PATH      tcp: create PATH when a chunk stalls\n"
+	"  --burst-pause US        udp-flood: sleep US after every 64 datagrams\n"
 	"Exit status: 0 attempted, 1 system error (\"error\" on stdout),\n"
 	"2 usage error.\n";
 
@@ -934,9 +939,12 @@ static int cmd_udp_flood(char **arg)
 	make_payload(&payload, FLOOD_SIZE, -1);
 	enter_send_ns();
 	tx = udp_sender(&ep);
-	while (now_ms() < end)
+	while (now_ms() < end) {
 		for (k = 0; k < FLOOD_BURST; k++)
 			sent += send_datagram(tx, &ep, &payload);
+		if (opt.burst_pause_us)
+			usleep(opt.burst_pause_us);
+	}
 	printf("sent %lu\n", sent);
 	close(tx);
 	return 0;
@@ -1137,7 +1145,7 @@ static const struct command {
 	{ "udp", cmd_udp, 3, OPT_COMMON | OPT_PAYLOAD, MAX_DATAGRAM },
 	{ "tcp", cmd_tcp, 3, OPT_COMMON | OPT_PAYLOAD | OPT_TCP, MAX_STREAM },
 	{ "tcp-many", cmd_tcp_many, 5, OPT_COMMON, 0 },
-	{ "udp-flood", cmd_udp_flood, 3, OPT_COMMON, 0 },
+	{ "udp-flood", cmd_udp_flood, 3, OPT_COMMON | OPT_BURST_PAUSE, 0 },
 	{ "udp-bench", cmd_udp_bench, 4, OPT_COMMON, 0 },
 	{ "veth", cmd_veth, 3, OPT_TIMEOUT, 0 },
 };
@@ -1183,6 +1191,10 @@ static void parse_option(int c, const char *value)
 		break;
 	case OPT_SIGNAL_FILE:
 		opt.signal_file = value;
+		break;
+	case OPT_BURST_PAUSE:
+		opt.burst_pause_us = parse_number(value, 0, 1000000,
+						  "--burst-pause");
 		break;
 	default:
 		usage("unknown option, or an option without its value");
