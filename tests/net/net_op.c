@@ -17,6 +17,10 @@
  *   tcp-many ADDR PORT COUNT HEX1 HEX2
  *	COUNT connections; HEX1 on each in turn, then HEX2 on each in turn,
  *	each awaited: "ok-conns A stalled-conns B first-stalled F last-ok L".
+ *   tcp-ooo ADDR PORT PREFIX HEX
+ *	IPv4: HEX injected over a raw socket as the segment after PREFIX,
+ *	before PREFIX is sent (out of order; sequence numbers read in TCP
+ *	repair mode); then PREFIX and HEX sent in one write, as "tcp".
  *   udp-flood ADDR PORT SECONDS
  *	Valid 200-byte datagrams as fast as possible (or with a pause after
  *	every 64, --burst-pause): "sent N".
@@ -146,6 +150,7 @@ static const char usage_text[] =
 	"  net_op tcp ADDR PORT HEX[,HEX...]|- ok N | stalled R | mismatch R\n"
 	"  net_op tcp-many ADDR PORT COUNT HEX1 HEX2\n"
 	"         ok-conns A stalled-conns B first-stalled F last-ok L\n"
+	"  net_op tcp-ooo ADDR PORT PREFIX HEX ok N | stalled R | mismatch R\n"
 	"  net_op udp-flood ADDR PORT SECONDS  sent N\n"
 	"  net_op udp-bench ADDR PORT SIZE SECONDS\n"
 	"         received N bytes B seconds S\n"
@@ -1133,6 +1138,135 @@ static int cmd_veth(char **arg)
 	return 0;
 }
 
+/* --- tcp-ooo: an out-of-order segment, injected --------------------------- */
+
+#ifndef TCP_REPAIR_OFF_NO_WP
+#define TCP_REPAIR_OFF_NO_WP -1
+#endif
+
+/* The accepted socket's rcv_nxt and snd_nxt, read in TCP repair mode. */
+static void read_sequences(int rx, uint32_t *rcv_nxt, uint32_t *snd_nxt)
+{
+	socklen_t len = sizeof(uint32_t);
+
+	set_option(rx, IPPROTO_TCP, TCP_REPAIR, TCP_REPAIR_ON, "TCP_REPAIR");
+	set_option(rx, IPPROTO_TCP, TCP_REPAIR_QUEUE, TCP_RECV_QUEUE,
+		   "TCP_REPAIR_QUEUE");
+	if (getsockopt(rx, IPPROTO_TCP, TCP_QUEUE_SEQ, rcv_nxt, &len) < 0)
+		fail("TCP_QUEUE_SEQ");
+	set_option(rx, IPPROTO_TCP, TCP_REPAIR_QUEUE, TCP_SEND_QUEUE,
+		   "TCP_REPAIR_QUEUE");
+	if (getsockopt(rx, IPPROTO_TCP, TCP_QUEUE_SEQ, snd_nxt, &len) < 0)
+		fail("TCP_QUEUE_SEQ");
+	set_option(rx, IPPROTO_TCP, TCP_REPAIR, TCP_REPAIR_OFF_NO_WP,
+		   "TCP_REPAIR");
+}
+
+static uint16_t checksum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return ~sum;
+}
+
+static uint32_t checksum_add(uint32_t sum, const unsigned char *p,
+			     size_t len)
+{
+	size_t k;
+
+	for (k = 0; k + 1 < len; k += 2)
+		sum += p[k] << 8 | p[k + 1];
+	if (len & 1)
+		sum += p[len - 1] << 8;
+	return sum;
+}
+
+/*
+ * Send one TCP segment with @payload from @from to @to, sequence @seq,
+ * acknowledging @ack, on a raw socket (the kernel adds the IPv4 header).
+ */
+static void inject_segment(const struct sockaddr_in *from,
+			   const struct sockaddr_in *to, uint32_t seq,
+			   uint32_t ack, const struct bytes *payload)
+{
+	size_t len = 20 + payload->len;
+	unsigned char *seg = allocate(len);
+	unsigned char pseudo[12];
+	uint32_t sum;
+	int fd;
+
+	memset(seg, 0, 20);
+	memcpy(seg, &from->sin_port, 2);
+	memcpy(seg + 2, &to->sin_port, 2);
+	seq = htonl(seq);
+	ack = htonl(ack);
+	memcpy(seg + 4, &seq, 4);
+	memcpy(seg + 8, &ack, 4);
+	seg[12] = 5 << 4;		/* data offset: 5 words */
+	seg[13] = 0x18;			/* PSH, ACK */
+	seg[14] = 0xff;			/* window 65535 */
+	seg[15] = 0xff;
+	memcpy(seg + 20, payload->data, payload->len);
+	memcpy(pseudo, &from->sin_addr, 4);
+	memcpy(pseudo + 4, &to->sin_addr, 4);
+	pseudo[8] = 0;
+	pseudo[9] = IPPROTO_TCP;
+	pseudo[10] = len >> 8;
+	pseudo[11] = len & 0xff;
+	sum = checksum_add(checksum_add(0, pseudo, sizeof(pseudo)), seg, len);
+	sum = htons(checksum_fold(sum));
+	memcpy(seg + 16, &sum, 2);
+	fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_TCP);
+	if (fd < 0)
+		fail("raw socket");
+	if (sendto(fd, seg, len, 0, (const struct sockaddr *)to,
+		   sizeof(*to)) != (ssize_t)len)
+		fail("sendto (raw)");
+	close(fd);
+	free(seg);
+}
+
+/*
+ * tcp-ooo ADDR PORT PREFIX HEX: a connection; HEX injected as the segment
+ * that follows PREFIX (out of order: PREFIX is not sent yet); then PREFIX
+ * and HEX sent in one write by the real sender.
+ */
+static int cmd_tcp_ooo(char **arg)
+{
+	struct sockaddr_in from;
+	struct bytes prefix, late, all;
+	struct endpoint ep;
+	struct tcp_pair pair;
+	struct stream s;
+	socklen_t len = sizeof(from);
+	uint32_t rcv_nxt, snd_nxt;
+	int listener;
+
+	parse_endpoint(arg[0], arg[1], &ep);
+	if (ep.family != AF_INET)
+		usage("tcp-ooo: ADDR must be IPv4");
+	parse_hex(arg[2], &prefix);
+	parse_hex(arg[3], &late);
+	concatenate(&all, &prefix, &late);
+	stream_init(&s, &all);
+	enter_recv_ns();
+	listener = tcp_listener(&ep, 1);
+	enter_send_ns();
+	pair.tx = tcp_connect(&ep, SOCKET_BUFFER);
+	pair.rx = tcp_accept(listener);
+	if (getsockname(pair.tx, (struct sockaddr *)&from, &len) < 0)
+		fail("getsockname");
+	read_sequences(pair.rx, &rcv_nxt, &snd_nxt);
+	inject_segment(&from, (const struct sockaddr_in *)&ep.addr,
+		       rcv_nxt + prefix.len, snd_nxt, &late);
+	sleep_ms(300);
+	print_outcome(transfer(&pair, &s, all.len,
+			       now_ms() + opt.timeout_ms), &s);
+	close_pair(&pair);
+	close(listener);
+	return 0;
+}
+
 /* --- main --------------------------------------------------------------- */
 
 static const struct command {
@@ -1145,6 +1279,7 @@ static const struct command {
 	{ "udp", cmd_udp, 3, OPT_COMMON | OPT_PAYLOAD, MAX_DATAGRAM },
 	{ "tcp", cmd_tcp, 3, OPT_COMMON | OPT_PAYLOAD | OPT_TCP, MAX_STREAM },
 	{ "tcp-many", cmd_tcp_many, 5, OPT_COMMON, 0 },
+	{ "tcp-ooo", cmd_tcp_ooo, 4, OPT_TIMEOUT, 0 },
 	{ "udp-flood", cmd_udp_flood, 3, OPT_COMMON | OPT_BURST_PAUSE, 0 },
 	{ "udp-bench", cmd_udp_bench, 4, OPT_COMMON, 0 },
 	{ "veth", cmd_veth, 3, OPT_TIMEOUT, 0 },

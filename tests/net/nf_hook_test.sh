@@ -7,7 +7,7 @@
 # byte-exact, ill-formed ones are dropped and counted; watched and
 # unwatched ports; non-linear skbs (large datagrams, large writes,
 # sendfile, IP fragments); characters split across TCP segments; what
-# happens to retransmitted, evicted and expired flows; forwarding; sysfs
+# happens to out-of-order, retransmitted, evicted and expired flows; forwarding; sysfs
 # parsing, privileges and the ABI file; the log line; load and unload
 # while traffic flows; kmemleak.  Ends with both modules unloaded.
 #
@@ -305,6 +305,13 @@ for a in 127.0.0.1 ::1; do
 	run_stall "tcp $a: ED | A0 80 (surrogate) dropped" surrogate 1 \
 		"stalled 1" -- tcp $a 8080 ed,a080
 done
+# Out of order: "a0 80" injected (raw socket) as the segment after "e0",
+# before "e0" is sent.  With no carry at its sequence number it is checked
+# from a character boundary and dropped; the sender's "e0 a0 80" then
+# arrives in order and passes.
+run "tcp: out-of-order A0 80 dropped, the in-order data passes" \
+	"checked+2 dropped+1 unexpected-continuation+1 g_checked+2 g_rejected+1" \
+	"ok 3" -- tcp-ooo 127.0.0.1 8080 e0 a080
 expect_eq "flows 0 once the connections are reset" 0 "$(cat $net/flows)"
 run "udp: E0 alone is truncated, not carried" "$(want dropped truncated)" \
 	dropped -- udp 127.0.0.1 5140 e0
