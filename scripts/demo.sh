@@ -3,7 +3,8 @@
 # demo.sh - `make demo`: build the CLI and the modules for Debian's stock
 # kernel, boot that kernel in qemu (TCG) with them, and show an admin
 # session (scripts/demo-guest.sh) refusing 2F C0 AE 2E 2F and friends, in
-# the validator and then in mkdir through the filesystem hook.
+# the validator, in mkdir through the filesystem hook, and in UDP and TCP
+# payloads through the netfilter hook.
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -17,12 +18,19 @@ make -s -C "$top" BUILD="$out/static" CFLAGS="-O2 -static" cli
 tree=$("$vm/stock-kernel.sh" --build)
 image=$("$vm/stock-kernel.sh" --image)
 "$top/tests/harness/build-modules.sh" "$tree" "$out/modules"
+gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
+	-I "$top/userspace" -o "$out/net_op" "$top/tests/net/net_op.c" \
+	"$top/userspace/hex.c"
+"$vm/stock-modules.sh" "$("$vm/stock-kernel.sh" --version)" \
+	"$out/stock-modules" nf_defrag_ipv4 nf_defrag_ipv6
 
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/scripts/demo-guest.sh" \
 	--file "$out/static/utf8guardctl:/utf8guard/tools/" \
 	--file "$out/modules/utf8guard.ko:/utf8guard/modules/" \
 	--file "$out/modules/utf8guard_fs.ko:/utf8guard/modules/" \
-	--file "$out/modules/tests/consumer/utf8guard_consumer.ko:/utf8guard/modules/"
+	--file "$out/modules/utf8guard_nf.ko:/utf8guard/modules/" \
+	--file "$out/modules/tests/consumer/utf8guard_consumer.ko:/utf8guard/modules/" \
+	--file "$out/net_op:/utf8guard/tools/" --tree "$out/stock-modules"
 
 echo "demo: booting $(basename "$image") under qemu (TCG)..."
 status=0

@@ -55,12 +55,12 @@ static bool parse_l4(struct sk_buff *skb, unsigned int thoff,
 		uh = skb_header_pointer(skb, thoff, sizeof(_uh), &_uh);
 		if (!uh)
 			return false;
+		pkt->key.sport = uh->source;
+		pkt->key.dport = uh->dest;
 		ulen = ntohs(uh->len);
 		/* UDP drops datagrams whose length does not fit anyway. */
 		if (ulen < sizeof(*uh) || ulen > skb->len - thoff)
 			return false;
-		pkt->key.sport = uh->source;
-		pkt->key.dport = uh->dest;
 		pkt->offset = thoff + sizeof(*uh);
 		pkt->len = ulen - sizeof(*uh);
 		return true;
@@ -73,14 +73,15 @@ static bool parse_l4(struct sk_buff *skb, unsigned int thoff,
 		th = skb_header_pointer(skb, thoff, sizeof(_th), &_th);
 		if (!th)
 			return false;
+		pkt->key.sport = th->source;
+		pkt->key.dport = th->dest;
 		doff = th->doff * 4;
 		if (doff < sizeof(*th) || doff > skb->len - thoff)
 			return false;
-		pkt->key.sport = th->source;
-		pkt->key.dport = th->dest;
 		pkt->offset = thoff + doff;
 		pkt->len = skb->len - pkt->offset;
-		pkt->seq = ntohl(th->seq);
+		/* The data of a SYN (Fast Open) starts after the SYN. */
+		pkt->seq = ntohl(th->seq) + th->syn;
 		pkt->fin_or_rst = th->fin || th->rst;
 		return true;
 	}
@@ -113,9 +114,10 @@ static enum parse_result parse_ipv6(struct sk_buff *skb, struct packet *pkt)
 	int flags = 0, protocol;
 
 	protocol = ipv6_find_hdr(skb, &thoff, -1, &fragoff, &flags);
+	if (protocol < 0)	/* extension headers that cannot be read */
+		return PARSE_BAD;
 	if (protocol != IPPROTO_UDP && protocol != IPPROTO_TCP)
-		return protocol < 0 && (flags & IP6_FH_F_FRAG) ?
-		       PARSE_BAD : PARSE_OTHER;
+		return PARSE_OTHER;
 	pkt->protocol = protocol;
 	pkt->key.saddr = ipv6_hdr(skb)->saddr;
 	pkt->key.daddr = ipv6_hdr(skb)->daddr;
@@ -293,6 +295,11 @@ static const struct nf_hook_ops hook_ops[] = {
 	},
 };
 
+/*
+ * The hooks go in pre_exit: the namespace core waits for an RCU grace
+ * period between pre_exit and exit, so no hook of @net runs any more when
+ * exit frees its flows.
+ */
 static int __net_init hooks_net_init(struct net *net)
 {
 	int ret;
@@ -317,9 +324,13 @@ fail:
 	return ret;
 }
 
-static void __net_exit hooks_net_exit(struct net *net)
+static void __net_exit hooks_net_pre_exit(struct net *net)
 {
 	nf_unregister_net_hooks(net, hook_ops, ARRAY_SIZE(hook_ops));
+}
+
+static void __net_exit hooks_net_exit(struct net *net)
+{
 	nf_defrag_ipv6_disable(net);
 	nf_defrag_ipv4_disable(net);
 	net_flows_flush_net(net);
@@ -327,6 +338,7 @@ static void __net_exit hooks_net_exit(struct net *net)
 
 static struct pernet_operations hooks_net_ops = {
 	.init = hooks_net_init,
+	.pre_exit = hooks_net_pre_exit,
 	.exit = hooks_net_exit,
 };
 
@@ -336,6 +348,11 @@ int net_hooks_init(void)
 	return register_pernet_subsys(&hooks_net_ops);
 }
 
+/*
+ * nf_unregister_net_hooks() does not wait for hooks still running; the
+ * grace period between pre_exit and exit does, so when this returns no
+ * hook runs and the module can free the flows, ports and counters.
+ */
 void net_hooks_exit(void)
 {
 	unregister_pernet_subsys(&hooks_net_ops);

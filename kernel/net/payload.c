@@ -63,6 +63,8 @@ int net_payload_check(struct sk_buff *skb, unsigned int offset,
 	skb_prepare_seq_read(skb, offset, offset + len, &state);
 	while (!result->stream.stopped &&
 	       (n = skb_seq_read(consumed, &data, &state)) != 0) {
+		/* A block can run past @len (bytes after the UDP length). */
+		n = min(n, len - consumed);
 		utf8guard_stream_feed(&result->stream, data, n,
 				      stop_at_violation, &search);
 		consumed += n;
