@@ -25,8 +25,8 @@ SUITE_TABLE=(
 	"core|make -s -f tests/core/Makefile.inc core-check|core: tables, exhaustive, oracle, Kuhn, fuzz"
 	"cli|tests/cli/check_test.sh build/utf8guardctl|utf8guardctl check"
 	"style|tests/harness/style-check.sh|checkpatch, kernel-doc, sparse, ABI doc"
-	"vm-test|tests/harness/vm-suite.sh test|test kernel: KUnit, fs hook, integration, debug checks"
-	"vm-stock|tests/harness/vm-suite.sh stock|Debian stock kernel: fs hook, integration"
+	"vm-test|tests/harness/vm-suite.sh test|test kernel: KUnit, fs hook, nf hook, integration, debug checks"
+	"vm-stock|tests/harness/vm-suite.sh stock|Debian stock kernel: fs hook, nf hook, integration"
 )
 
 passed=0

@@ -3,9 +3,11 @@
 # vm-suite.sh - run the module's suites in qemu on one kernel.
 #
 #   test   the project's debug test kernel (KUnit + KASAN, UBSAN, lockdep,
-#          kmemleak, panic_on_warn): KUnit suites, then integration
+#          kmemleak, panic_on_warn): KUnit suites, then the fs hook, nf
+#          hook and integration suites (guest-run-test-kernel.sh)
 #   stock  Debian's stock linux-image-amd64 with modules built against
-#          linux-headers-amd64: integration
+#          linux-headers-amd64: the fs hook, nf hook and integration
+#          suites (guest-run-stock-kernel.sh)
 #
 # Builds the modules for that kernel (warning-free, W=1), an initramfs with
 # them and the guest tools, boots it (tests/vm/run-vm.sh judges: success
