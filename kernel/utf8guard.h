@@ -30,6 +30,7 @@
  *	utf8guard_kobject()		/sys/kernel/utf8guard, to add a directory
  *	utf8guard_locked()		whether settings are frozen
  *	utf8guard_hook_attach/detach()	pin the hook module when locked
+ *	utf8guard_hook_store_flag()	a 0/1 setting's sysfs store
  *	utf8guard_counters_*()		per-CPU counter sets
  *					(utf8guard_counters.h)
  */
@@ -41,6 +42,7 @@
 
 struct kobject;
 struct module;
+struct mutex;
 
 struct utf8guard_policy utf8guard_policy_get(void);
 int utf8guard_check_name(const char *name, size_t len, const char *operation);
@@ -56,5 +58,7 @@ struct kobject *utf8guard_kobject(void);
 bool utf8guard_locked(void);
 int utf8guard_hook_attach(struct module *owner);
 void utf8guard_hook_detach(struct module *owner);
+int utf8guard_hook_store_flag(struct mutex *lock, bool *flag,
+			      const char *name, const char *text, size_t len);
 
 #endif /* UTF8GUARD_H */

@@ -334,16 +334,22 @@ bool utf8guard_classes_refuse(u32 classes,
 }
 UTF8GUARD_EXPORT(utf8guard_classes_refuse);
 
-struct violation_search {
-	u32 classes;
-	struct utf8guard_report *report;
-	bool found;
-};
-
-static bool stop_at_violation(const struct utf8guard_report *report,
-			      void *arg)
+/**
+ * utf8guard_stop_at_violation() - scan callback: stop at the first error a
+ *	set of classes refuses
+ * @report: the error the scan found
+ * @arg: a struct utf8guard_violation_search; its @report gets the refused
+ *	error and its @found is set
+ *
+ * For utf8guard_scan() and the streaming validator (utf8guard_stream_feed(),
+ * utf8guard_stream_end()), which then stop.
+ *
+ * Return: false (stop) when @report is refused, true (go on) otherwise.
+ */
+bool utf8guard_stop_at_violation(const struct utf8guard_report *report,
+				 void *arg)
 {
-	struct violation_search *search = arg;
+	struct utf8guard_violation_search *search = arg;
 
 	if (!utf8guard_classes_refuse(search->classes, report))
 		return true;
@@ -351,6 +357,7 @@ static bool stop_at_violation(const struct utf8guard_report *report,
 	search->found = true;
 	return false;
 }
+UTF8GUARD_EXPORT(utf8guard_stop_at_violation);
 
 /**
  * utf8guard_first_violation() - the first error a set of classes refuses
@@ -364,7 +371,7 @@ static bool stop_at_violation(const struct utf8guard_report *report,
 bool utf8guard_first_violation(u32 classes, const u8 *buf, size_t len,
 			       struct utf8guard_report *report)
 {
-	struct violation_search search = {
+	struct utf8guard_violation_search search = {
 		.classes = classes,
 		.report = report,
 		.found = false,
@@ -374,7 +381,7 @@ bool utf8guard_first_violation(u32 classes, const u8 *buf, size_t len,
 		return false;
 	if (classes & UTF8GUARD_CLASS_STRICT)
 		return utf8guard_first_error(buf, len, report);
-	utf8guard_scan(buf, len, stop_at_violation, &search);
+	utf8guard_scan(buf, len, utf8guard_stop_at_violation, &search);
 	return search.found;
 }
 UTF8GUARD_EXPORT(utf8guard_first_violation);

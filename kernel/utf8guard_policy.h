@@ -73,4 +73,20 @@ bool utf8guard_classes_refuse(u32 classes,
 bool utf8guard_first_violation(u32 classes, const u8 *buf, size_t len,
 			       struct utf8guard_report *report);
 
+/**
+ * struct utf8guard_violation_search - what utf8guard_stop_at_violation()
+ *	looks for, and what it found
+ * @classes: UTF8GUARD_CLASS_* bits to refuse
+ * @report: gets the first refused error
+ * @found: whether there was one
+ */
+struct utf8guard_violation_search {
+	u32 classes;
+	struct utf8guard_report *report;
+	bool found;
+};
+
+bool utf8guard_stop_at_violation(const struct utf8guard_report *report,
+				 void *arg);
+
 #endif /* UTF8GUARD_POLICY_H */

@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Counters of utf8guard_fs.ko: per operation (checked, rejected, audited)
- * and per reason; per-CPU, summed when read.  For every operation,
- * checked = clean + rejected + audited, and the reasons sum to rejected +
- * audited.
+ * and per reason, in a counter set of utf8guard.ko (utf8guard_counters.h).
+ * For every operation, checked = clean + rejected + audited, and the
+ * reasons sum to rejected + audited.
  */
-#include <linux/percpu.h>
-
 #include "fs_hook.h"
+#include "utf8guard_counters.h"
 
-struct fs_counters {
-	u64 op[FS_OP_COUNT][FS_OUTCOME_COUNT];
-	u64 reason[UTF8GUARD_REASON_COUNT];
-};
+/* Index of an operation's outcome, then one per reason. */
+#define OP_INDEX(op, outcome)	((op) * FS_OUTCOME_COUNT + (outcome))
+#define REASON_INDEX(reason)	(FS_OP_COUNT * FS_OUTCOME_COUNT + (reason))
+#define COUNTER_COUNT		REASON_INDEX(UTF8GUARD_REASON_COUNT)
 
-static DEFINE_PER_CPU(struct fs_counters, fs_counters);
+static struct utf8guard_counters counters;
 
 static const char *const op_names[FS_OP_COUNT] = {
 	[FS_OP_CREATE] = "create",
@@ -42,6 +41,17 @@ const char *fs_outcome_name(enum fs_outcome outcome)
 	return outcome < FS_OUTCOME_COUNT ? outcome_names[outcome] : "?";
 }
 
+int fs_counters_init(void)
+{
+	return utf8guard_counters_init(&counters, COUNTER_COUNT);
+}
+
+/* Once no probe handler can run. */
+void fs_counters_exit(void)
+{
+	utf8guard_counters_destroy(&counters);
+}
+
 /*
  * Count one check of @op: @violation is what the policy refuses, or NULL;
  * @refused is utf8guard_judge()'s verdict on it.
@@ -49,22 +59,19 @@ const char *fs_outcome_name(enum fs_outcome outcome)
 void fs_count(enum fs_op op, const struct utf8guard_report *violation,
 	      bool refused)
 {
-	this_cpu_inc(fs_counters.op[op][FS_CHECKED]);
+	utf8guard_counters_inc(&counters, OP_INDEX(op, FS_CHECKED));
 	if (!violation)
 		return;
 	if (violation->reason < UTF8GUARD_REASON_COUNT)
-		this_cpu_inc(fs_counters.reason[violation->reason]);
-	this_cpu_inc(fs_counters.op[op][refused ? FS_REJECTED : FS_AUDITED]);
+		utf8guard_counters_inc(&counters,
+				       REASON_INDEX(violation->reason));
+	utf8guard_counters_inc(&counters,
+			       OP_INDEX(op, refused ? FS_REJECTED : FS_AUDITED));
 }
 
 u64 fs_count_read(enum fs_op op, enum fs_outcome outcome)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(&fs_counters, cpu)->op[op][outcome]);
-	return sum;
+	return utf8guard_counters_read(&counters, OP_INDEX(op, outcome));
 }
 
 u64 fs_count_read_total(enum fs_outcome outcome)
@@ -79,27 +86,10 @@ u64 fs_count_read_total(enum fs_outcome outcome)
 
 u64 fs_count_read_reason(unsigned int reason)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(&fs_counters, cpu)->reason[reason]);
-	return sum;
+	return utf8guard_counters_read(&counters, REASON_INDEX(reason));
 }
 
-/* Counts racing with a reset may survive it, as in utf8guard.ko. */
 void fs_count_reset(void)
 {
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct fs_counters *c = per_cpu_ptr(&fs_counters, cpu);
-		unsigned int op, k;
-
-		for (op = 0; op < FS_OP_COUNT; op++)
-			for (k = 0; k < FS_OUTCOME_COUNT; k++)
-				WRITE_ONCE(c->op[op][k], 0);
-		for (k = 0; k < UTF8GUARD_REASON_COUNT; k++)
-			WRITE_ONCE(c->reason[k], 0);
-	}
+	utf8guard_counters_reset(&counters);
 }

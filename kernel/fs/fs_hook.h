@@ -65,6 +65,8 @@ int fs_store_fstypes(const char *text, size_t len);
 size_t fs_format_fstypes(char *buf, size_t size);
 
 /* counters.c */
+int fs_counters_init(void);
+void fs_counters_exit(void);
 void fs_count(enum fs_op op, const struct utf8guard_report *violation,
 	      bool refused);
 u64 fs_count_read(enum fs_op op, enum fs_outcome outcome);

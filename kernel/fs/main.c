@@ -34,10 +34,13 @@ static int __init utf8guard_fs_init(void)
 	char fstypes[FS_FSTYPES_TEXT_MAX];
 	int ret;
 
+	ret = fs_counters_init();
+	if (ret)
+		return ret;
 	ret = fs_settings_init(enabled_param, fstypes_param,
 			       check_symlink_target_param);
 	if (ret)
-		return ret;
+		goto counters_exit;
 	ret = fs_probes_init();
 	if (ret)
 		goto settings_exit;
@@ -61,6 +64,8 @@ probes_exit:
 	fs_probes_exit();
 settings_exit:
 	fs_settings_exit();
+counters_exit:
+	fs_counters_exit();
 	return ret;
 }
 
@@ -70,6 +75,7 @@ static void __exit utf8guard_fs_exit(void)
 	fs_sysfs_exit();
 	fs_probes_exit();
 	fs_settings_exit();
+	fs_counters_exit();
 	pr_info("unloaded: new names are no longer checked\n");
 }
 

@@ -166,39 +166,16 @@ int fs_store_fstypes(const char *text, size_t len)
 	return store_fstypes(text, len, false);
 }
 
-static int store_flag(bool *flag, const char *name, const char *text,
-		      size_t len)
-{
-	struct utf8guard_parse_error error;
-	bool value;
-	int ret = 0;
-
-	if (!utf8guard_parse_flag(text, len, &value, &error)) {
-		pr_info_ratelimited("fs/%s write refused: %s\n", name,
-				    error.message);
-		return -EINVAL;
-	}
-	mutex_lock(&settings_mutex);
-	if (utf8guard_locked()) {
-		ret = -EPERM;
-	} else if (READ_ONCE(*flag) != value) {
-		WRITE_ONCE(*flag, value);
-		pr_notice("fs/%s %d -> %d (by %s[%d])\n", name, !value, value,
-			  current->comm, task_pid_nr(current));
-	}
-	mutex_unlock(&settings_mutex);
-	return ret;
-}
-
 int fs_store_enabled(const char *text, size_t len)
 {
-	return store_flag(&enabled, "enabled", text, len);
+	return utf8guard_hook_store_flag(&settings_mutex, &enabled,
+					 "fs/enabled", text, len);
 }
 
 int fs_store_check_symlink_target(const char *text, size_t len)
 {
-	return store_flag(&check_symlink_target, "check_symlink_target", text,
-			  len);
+	return utf8guard_hook_store_flag(&settings_mutex, &check_symlink_target,
+					 "fs/check_symlink_target", text, len);
 }
 
 /* At load, before the probes exist. */

@@ -8,23 +8,6 @@
 
 #include "net_hook.h"
 
-struct violation_search {
-	u32 classes;
-	struct net_payload *result;
-};
-
-static bool stop_at_violation(const struct utf8guard_report *report,
-			      void *arg)
-{
-	struct violation_search *search = arg;
-
-	if (!utf8guard_classes_refuse(search->classes, report))
-		return true;
-	search->result->violation = *report;
-	search->result->found = true;
-	return false;
-}
-
 /**
  * net_payload_check() - validate bytes of an skb under a set of classes
  * @skb: the packet
@@ -45,9 +28,10 @@ int net_payload_check(struct sk_buff *skb, unsigned int offset,
 		      unsigned int len, const u8 *carry, u8 carry_length,
 		      bool at_end, u32 classes, struct net_payload *result)
 {
-	struct violation_search search = {
+	struct utf8guard_violation_search search = {
 		.classes = classes,
-		.result = result,
+		.report = &result->violation,
+		.found = false,
 	};
 	struct skb_seq_state state;
 	unsigned int consumed = 0, n;
@@ -59,23 +43,22 @@ int net_payload_check(struct sk_buff *skb, unsigned int offset,
 		return -EFAULT;
 	if (carry_length)
 		utf8guard_stream_feed(&result->stream, carry, carry_length,
-				      stop_at_violation, &search);
+				      utf8guard_stop_at_violation, &search);
 	skb_prepare_seq_read(skb, offset, offset + len, &state);
 	while (!result->stream.stopped &&
 	       (n = skb_seq_read(consumed, &data, &state)) != 0) {
 		/* A block can run past @len (bytes after the UDP length). */
 		n = min(n, len - consumed);
 		utf8guard_stream_feed(&result->stream, data, n,
-				      stop_at_violation, &search);
+				      utf8guard_stop_at_violation, &search);
 		consumed += n;
 	}
-	if (result->stream.stopped) {
+	if (result->stream.stopped)
 		skb_abort_seq_read(&state);
-		return 0;
-	}
-	if (at_end)
-		utf8guard_stream_end(&result->stream, stop_at_violation,
-				     &search);
+	else if (at_end)
+		utf8guard_stream_end(&result->stream,
+				     utf8guard_stop_at_violation, &search);
+	result->found = search.found;
 	return 0;
 }
 

@@ -135,38 +135,16 @@ int net_store_ports(const char *text, size_t len)
 	return store_ports(text, len, false);
 }
 
-static int store_flag(bool *flag, const char *name, const char *text,
-		      size_t len)
-{
-	struct utf8guard_parse_error error;
-	bool value;
-	int ret = 0;
-
-	if (!utf8guard_parse_flag(text, len, &value, &error)) {
-		pr_info_ratelimited("net/%s write refused: %s\n", name,
-				    error.message);
-		return -EINVAL;
-	}
-	mutex_lock(&settings_mutex);
-	if (utf8guard_locked()) {
-		ret = -EPERM;
-	} else if (READ_ONCE(*flag) != value) {
-		WRITE_ONCE(*flag, value);
-		pr_notice("net/%s %d -> %d (by %s[%d])\n", name, !value, value,
-			  current->comm, task_pid_nr(current));
-	}
-	mutex_unlock(&settings_mutex);
-	return ret;
-}
-
 int net_store_enabled(const char *text, size_t len)
 {
-	return store_flag(&enabled, "enabled", text, len);
+	return utf8guard_hook_store_flag(&settings_mutex, &enabled,
+					 "net/enabled", text, len);
 }
 
 int net_store_forward(const char *text, size_t len)
 {
-	return store_flag(&forward, "forward", text, len);
+	return utf8guard_hook_store_flag(&settings_mutex, &forward,
+					 "net/forward", text, len);
 }
 
 /* At load, before the hooks exist. */

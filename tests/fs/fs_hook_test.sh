@@ -49,28 +49,12 @@ stress=$tools/fs_stress
 gw=$tools/guest_write
 abi=$tools/sysfs-kernel-utf8guard-fs
 
-# w FILE HEX: one write() of the given bytes; prints ok or the errno name.
-w() { "$gw" "$1" "$2" 2>&1; }
-# hex TEXT: the hex of a text, for w.
-hex() { printf '%s' "$1" | od -An -v -tx1 | tr -d ' \n'; }
-# set_file FILE VALUE: a write that must work (counts a failure if not).
-set_file() {
-	sf_got=$(w "$1" "$(hex "$2")")
-	[ "$sf_got" = ok ] || fail "write '$2' to $1" "got: $sf_got"
-}
+# w, hex, set_file, mark and log_since come from vm-lib.sh.
 setmode() { set_file $sys/mode "$1"; }
 fsstate() {
 	printf '%s|%s|%s' "$(cat $fs/enabled)" "$(cat $fs/fstypes)" \
 		"$(cat $fs/check_symlink_target)"
 }
-# mark: a unique line in the kernel log; log_since prints the log after it.
-marks=0
-mark() {
-	marks=$((marks + 1))
-	logmark="utf8guard-fs-test mark $marks"
-	echo "$logmark" >/dev/kmsg
-}
-log_since() { dmesg | sed -n "/$logmark\$/,\$p"; }
 # field NAME TEXT: the value of NAME=value in fs_stress's output.
 field() {
 	for f_kv in $2; do

@@ -42,24 +42,12 @@ op() {
 	shift
 	"$net_op" "$op_cmd" --timeout "$tmo" "$@"
 }
-w() { "$gw" "$1" "$2" 2>&1; }
-hex() { printf '%s' "$1" | od -An -v -tx1 | tr -d ' \n'; }
-set_file() {
-	sf_got=$(w "$1" "$(hex "$2")")
-	[ "$sf_got" = ok ] || fail "write '$2' to $1" "got: $sf_got"
-}
+# w, hex, set_file, mark and log_since come from vm-lib.sh.
 setmode() { set_file $sys/mode "$1"; }
 netstate() {
 	printf '%s|%s|%s' "$(cat $net/enabled)" "$(cat $net/ports)" \
 		"$(cat $net/forward)"
 }
-marks=0
-mark() {
-	marks=$((marks + 1))
-	logmark="utf8guard-nf-test mark $marks"
-	echo "$logmark" >/dev/kmsg
-}
-log_since() { dmesg | sed -n "/$logmark\$/,\$p"; }
 
 # --- counters ---------------------------------------------------------------
 REASONS="truncated unexpected-continuation invalid-byte overlong surrogate out-of-range"

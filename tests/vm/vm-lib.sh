@@ -54,3 +54,23 @@ kmemleak_check() {
 		pass "kmemleak: no leaks"
 	fi
 }
+
+# Helpers of the hook suites (tests/fs, tests/net); w and set_file need
+# $gw, the path of guest_write.
+# w FILE HEX: one write() of the given bytes; prints ok or the errno name.
+w() { "$gw" "$1" "$2" 2>&1; }
+# hex TEXT: the hex of a text, for w.
+hex() { printf '%s' "$1" | od -An -v -tx1 | tr -d ' \n'; }
+# set_file FILE VALUE: a write that must work (counts a failure if not).
+set_file() {
+	sf_got=$(w "$1" "$(hex "$2")")
+	[ "$sf_got" = ok ] || fail "write '$2' to $1" "got: $sf_got"
+}
+# mark: a unique line in the kernel log; log_since prints the log after it.
+marks=0
+mark() {
+	marks=$((marks + 1))
+	logmark="utf8guard-test mark $marks"
+	kmsg "$logmark"
+}
+log_since() { dmesg | sed -n "/$logmark\$/,\$p"; }
