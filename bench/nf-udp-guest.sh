@@ -66,6 +66,8 @@ echo "bench: kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPU," \
 	"$SIZE-byte datagrams, $SECONDS s x $ROUNDS rounds"
 modprobe nf_defrag_ipv4 || die "modprobe nf_defrag_ipv4"
 modprobe nf_defrag_ipv6 || die "modprobe nf_defrag_ipv6"
+modprobe nf_socket_ipv4 || die "modprobe nf_socket_ipv4"
+modprobe nf_socket_ipv6 || die "modprobe nf_socket_ipv6"
 ip link set lo up
 
 # The hook is really there: a bad datagram is dropped in B, arrives in A.

@@ -92,7 +92,7 @@ run "cd $S/fs/stats && grep . checked rejected audited overlong mkdir/* create/c
 run "cd $S/fs && grep . missed unhooked"
 
 say "The network hook: utf8guard_nf.ko drops bad payloads on the ports you list"
-run "modprobe nf_defrag_ipv4; modprobe nf_defrag_ipv6; ip link set lo up"
+run "modprobe -a nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6; ip link set lo up"
 run "insmod modules/utf8guard_nf.ko ports=udp:5140,tcp:8080"
 run "cat $S/net/ports"
 echo "(net_op sends one datagram and says whether it arrived)"

@@ -17,6 +17,7 @@ static const char *const names[NET_REASON_FIRST] = {
 	[NET_EVICTED] = "evicted",
 	[NET_EXPIRED] = "expired",
 	[NET_NOMEM] = "nomem",
+	[NET_REORDERED] = "reordered",
 };
 
 const char *net_counter_name(enum net_counter counter)

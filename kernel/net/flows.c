@@ -1,21 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TCP carry state: one entry per direction of a TCP connection whose last
- * checked in-order segment ended in the middle of a character.  The entry
- * holds those undecided bytes (at most 5) and the sequence number of the
- * byte that continues them, for the last two such segments; a segment
- * that starts exactly at one of them is checked with that carry in front.
- * Every other segment is checked as the start of a text, so a segment that
- * begins mid-character without its carry is ill-formed
- * (unexpected-continuation): the table can lose state, but never into
- * accepting a split ill-formed sequence.
+ * Per-flow TCP state: one entry per direction of a TCP connection, holding
  *
- * Entries are kept until the flow's FIN or RST, until idle for the
- * timeout (counted as expired), or until the table is full and they are
- * the least recently used (counted as evicted).  Flows that never split a
- * character take no memory.  One spinlock guards the table; the hooks
- * take it only for watched TCP segments, and only while the table is not
- * empty or a segment leaves a carry.
+ *  - carries: the bytes a checked segment left undecided at its end (at
+ *    most 5), keyed by the sequence number of the byte that continues
+ *    them, for up to FLOW_CARRIES positions that TCP may still deliver
+ *    from (the ones before the receiver's rcv_nxt are free again);
+ *  - next: the end of the last segment the hook let into the socket's
+ *    backlog, for segments that arrive while the socket is busy.
+ *
+ * A position with no carry stored is a character boundary.  That holds
+ * because a segment whose carry cannot be stored is dropped (nomem), with
+ * one exception the hook counts: a flow evicted from a full table (the
+ * least recently used), or expired after flow_timeout idle seconds, loses
+ * its carries.
+ *
+ * Flows that never split a character, and never met a busy socket, take
+ * no memory.  One spinlock guards the table.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,25 +28,26 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <net/tcp.h>
 
 #include "net_hook.h"
 
 #define FLOW_HASH_BITS 10
 #define FLOW_GC_INTERVAL (10 * HZ)
+#define FLOW_CARRIES 8
 
 struct flow {
 	struct hlist_node node;
 	struct list_head lru;		/* oldest use first */
 	struct net_flow_key key;
 	unsigned long last_used;	/* jiffies */
-	/* The last two carries: [0] newest.  The older one serves a
-	 * retransmission that starts where the previous segment did.
-	 */
+	u32 next;
+	bool has_next;
 	struct {
 		u32 seq;		/* where the carry continues */
 		u8 length;		/* 0: slot unused */
 		u8 bytes[UTF8GUARD_MAX_SHADOW_LENGTH - 1];
-	} carry[2];
+	} carry[FLOW_CARRIES];
 };
 
 static struct hlist_head table[1 << FLOW_HASH_BITS];
@@ -83,70 +85,143 @@ static void remove_flow(struct flow *flow)
 	kmem_cache_free(flow_cache, flow);
 }
 
-/**
- * net_flow_carry() - the carry a segment continues, if any
- * @key: the segment's flow
- * @seq: its first sequence number
- * @carry: gets the carried bytes
- * @carry_length: gets their number
- *
- * Context: any context (takes a BH-safe spinlock).
- * Return: true when @seq is exactly where a stored carry continues.
- */
-bool net_flow_carry(const struct net_flow_key *key, u32 seq, u8 *carry,
-		    u8 *carry_length)
+static void touch(struct flow *flow)
 {
-	struct flow *flow;
-	bool found = false;
-	unsigned int k;
-
-	if (!READ_ONCE(flows))
-		return false;
-	spin_lock_bh(&flows_lock);
-	flow = lookup(key, flow_hash(key));
-	for (k = 0; flow && k < ARRAY_SIZE(flow->carry) && !found; k++) {
-		if (!flow->carry[k].length || flow->carry[k].seq != seq)
-			continue;
-		memcpy(carry, flow->carry[k].bytes, flow->carry[k].length);
-		*carry_length = flow->carry[k].length;
-		flow->last_used = jiffies;
-		list_move_tail(&flow->lru, &lru);
-		found = true;
-	}
-	spin_unlock_bh(&flows_lock);
-	return found;
+	flow->last_used = jiffies;
+	list_move_tail(&flow->lru, &lru);
 }
 
 /**
- * net_flow_store() - remember the carry an accepted segment leaves
+ * net_flow_lookup() - what the hook knows of a flow at a position
+ * @key: the flow
+ * @seq: the position (a sequence number)
+ * @state: gets the carry stored for @seq (none: a character boundary)
+ *	and the flow's next, if it has one
+ *
+ * Context: any context (takes a BH-safe spinlock).
+ */
+void net_flow_lookup(const struct net_flow_key *key, u32 seq,
+		     struct net_flow_state *state)
+{
+	struct flow *flow;
+	unsigned int k;
+
+	state->carry_length = 0;
+	state->has_next = false;
+	if (!READ_ONCE(flows))
+		return;
+	spin_lock_bh(&flows_lock);
+	flow = lookup(key, flow_hash(key));
+	if (flow) {
+		for (k = 0; k < FLOW_CARRIES; k++) {
+			if (!flow->carry[k].length ||
+			    flow->carry[k].seq != seq)
+				continue;
+			memcpy(state->carry, flow->carry[k].bytes,
+			       flow->carry[k].length);
+			state->carry_length = flow->carry[k].length;
+			break;
+		}
+		state->has_next = flow->has_next;
+		state->next = flow->next;
+		touch(flow);
+	}
+	spin_unlock_bh(&flows_lock);
+}
+
+/*
+ * The slot for a carry at @seq: the one already there, a free one, or one
+ * whose position TCP has passed (before @frontier); without NET_FLOW_KEEP,
+ * else the lowest position.  -1 when all are live and @flags has
+ * NET_FLOW_KEEP.
+ */
+static int carry_slot(const struct flow *flow, u32 seq, u32 frontier,
+		      unsigned int flags)
+{
+	int k, free = -1, lowest = 0;
+
+	for (k = 0; k < FLOW_CARRIES; k++) {
+		if (flow->carry[k].length && flow->carry[k].seq == seq)
+			return k;
+		if (free < 0 && (!flow->carry[k].length ||
+				 before(flow->carry[k].seq, frontier)))
+			free = k;
+		if (before(flow->carry[k].seq - frontier,
+			   flow->carry[lowest].seq - frontier))
+			lowest = k;
+	}
+	if (free >= 0)
+		return free;
+	return flags & NET_FLOW_KEEP ? -1 : lowest;
+}
+
+/* Under flows_lock; false when @flags has NET_FLOW_KEEP and no slot is. */
+static bool update(struct flow *flow, u32 seq, const u8 *carry,
+		   u8 carry_length, u32 frontier, unsigned int flags)
+{
+	int k = carry_slot(flow, seq, frontier, flags);
+
+	if (carry_length) {
+		if (k < 0)
+			return false;
+		flow->carry[k].seq = seq;
+		flow->carry[k].length = carry_length;
+		memcpy(flow->carry[k].bytes, carry, carry_length);
+	} else if (k >= 0 && flow->carry[k].length &&
+		   flow->carry[k].seq == seq) {
+		flow->carry[k].length = 0;
+	}
+	if (flags & NET_FLOW_NEXT_SET ||
+	    (flags & NET_FLOW_NEXT_MAX &&
+	     (!flow->has_next || after(seq, flow->next)))) {
+		flow->next = seq;
+		flow->has_next = true;
+	}
+	touch(flow);
+	return true;
+}
+
+/**
+ * net_flow_store() - record where a segment the hook accepts ends
  * @key: the flow
  * @seq: sequence number of the byte after the segment
  * @carry: the undecided bytes at its end
- * @carry_length: their number, 1 to 5
+ * @carry_length: their number, 0 to 5 (0: @seq is a character boundary)
+ * @frontier: the receiver's rcv_nxt, or a lower bound: carries before it
+ *	are no longer needed
+ * @flags: NET_FLOW_CREATE: make an entry even without a carry;
+ *	NET_FLOW_NEXT_SET: the flow's next becomes @seq;
+ *	NET_FLOW_NEXT_MAX: so does it when @seq is beyond it;
+ *	NET_FLOW_KEEP: fail rather than overwrite a carry at or after
+ *	@frontier
  *
- * Replaces the flow's earlier carry.  When the table is full the least
- * recently used entry is evicted; when no memory is left the carry is
- * lost (counted as nomem), and the continuing segment will be refused.
+ * A flow gets an entry only for a carry, or with NET_FLOW_CREATE.  When
+ * the table is full the least recently used entry is evicted (counted).
  *
  * Context: any context (GFP_ATOMIC).
+ * Return: 0; -ENOSPC when NET_FLOW_KEEP found no free slot; -ENOMEM.
+ * On an error nothing changed and the segment must not be accepted.
  */
-void net_flow_store(const struct net_flow_key *key, u32 seq, const u8 *carry,
-		    u8 carry_length)
+int net_flow_store(const struct net_flow_key *key, u32 seq, const u8 *carry,
+		   u8 carry_length, u32 frontier, unsigned int flags)
 {
 	u32 hash = flow_hash(key);
 	struct flow *flow, *fresh = NULL;
+	int ret = 0;
 
-	if (!carry_length || carry_length > sizeof(flow->carry[0].bytes))
-		return;
+	if (carry_length > sizeof(flow->carry[0].bytes))
+		return -EINVAL;
 	spin_lock_bh(&flows_lock);
 	flow = lookup(key, hash);
+	if (!flow && !carry_length && !(flags & NET_FLOW_CREATE)) {
+		spin_unlock_bh(&flows_lock);
+		return 0;
+	}
 	if (!flow) {
 		spin_unlock_bh(&flows_lock);
-		fresh = kmem_cache_alloc(flow_cache, GFP_ATOMIC);
-		if (!fresh) {
-			net_count(NET_NOMEM);
-			return;
-		}
+		fresh = kmem_cache_zalloc(flow_cache, GFP_ATOMIC);
+		if (!fresh)
+			return -ENOMEM;
 		spin_lock_bh(&flows_lock);
 		flow = lookup(key, hash);	/* raced with another CPU? */
 	}
@@ -154,30 +229,26 @@ void net_flow_store(const struct net_flow_key *key, u32 seq, const u8 *carry,
 		if (flows >= flows_max) {
 			remove_flow(list_first_entry(&lru, struct flow, lru));
 			net_count(NET_EVICTED);
+			pr_warn_ratelimited("flow table full (flows_max %u): evicted the least recently used TCP flow; its next segment is checked from a character boundary\n",
+					    flows_max);
 		}
 		flow = fresh;
 		fresh = NULL;
-		memset(flow, 0, sizeof(*flow));
 		flow->key = *key;
 		hlist_add_head(&flow->node, &table[hash]);
 		list_add_tail(&flow->lru, &lru);
 		WRITE_ONCE(flows, flows + 1);
-	} else {
-		list_move_tail(&flow->lru, &lru);
 	}
-	if (flow->carry[0].seq != seq)
-		flow->carry[1] = flow->carry[0];
-	flow->carry[0].seq = seq;
-	flow->carry[0].length = carry_length;
-	memcpy(flow->carry[0].bytes, carry, carry_length);
-	flow->last_used = jiffies;
+	if (!update(flow, seq, carry, carry_length, frontier, flags))
+		ret = -ENOSPC;
 	spin_unlock_bh(&flows_lock);
 	if (fresh)
 		kmem_cache_free(flow_cache, fresh);
+	return ret;
 }
 
 /**
- * net_flow_forget() - drop a flow's carry (its FIN or RST was accepted)
+ * net_flow_forget() - drop a flow's state (its text ended)
  * @key: the flow
  *
  * Context: any context.

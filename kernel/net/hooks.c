@@ -7,8 +7,9 @@
  * enabled in each namespace, so the hooks see whole datagrams.
  *
  * For a UDP or TCP packet to a watched destination port, the L4 payload is
- * validated in place under the current policy: mode enforce drops a
- * violation (NF_DROP), audit lets it through; both count and log it.
+ * validated in place under the current policy (verdict.c): a UDP datagram
+ * as a text of its own, a TCP segment as the part of a stream its socket
+ * will deliver (tcp.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,21 +32,8 @@
 /* After filter (0) and security (50), in both families. */
 #define HOOK_PRIORITY (NF_IP_PRI_SECURITY + 10)
 
-/* Bytes of context logged on each side of the bad span. */
-#define LOG_CONTEXT_BYTES 4
-
-/* Where the L4 payload of a packet is, and whose it is. */
-struct packet {
-	struct net_flow_key key;	/* zeroed: hashed whole */
-	u8 protocol;
-	unsigned int offset;		/* of the payload in the skb */
-	unsigned int len;
-	u32 seq;			/* TCP */
-	bool fin_or_rst;		/* TCP */
-};
-
 static bool parse_l4(struct sk_buff *skb, unsigned int thoff,
-		     struct packet *pkt)
+		     struct net_packet *pkt)
 {
 	if (pkt->protocol == IPPROTO_UDP) {
 		struct udphdr _uh;
@@ -61,6 +49,7 @@ static bool parse_l4(struct sk_buff *skb, unsigned int thoff,
 		/* UDP drops datagrams whose length does not fit anyway. */
 		if (ulen < sizeof(*uh) || ulen > skb->len - thoff)
 			return false;
+		pkt->thoff = thoff;
 		pkt->offset = thoff + sizeof(*uh);
 		pkt->len = ulen - sizeof(*uh);
 		return true;
@@ -78,11 +67,15 @@ static bool parse_l4(struct sk_buff *skb, unsigned int thoff,
 		doff = th->doff * 4;
 		if (doff < sizeof(*th) || doff > skb->len - thoff)
 			return false;
+		pkt->thoff = thoff;
 		pkt->offset = thoff + doff;
 		pkt->len = skb->len - pkt->offset;
 		/* The data of a SYN (Fast Open) starts after the SYN. */
 		pkt->seq = ntohl(th->seq) + th->syn;
-		pkt->fin_or_rst = th->fin || th->rst;
+		pkt->syn = th->syn;
+		pkt->fin = th->fin;
+		pkt->rst = th->rst;
+		pkt->urg = th->urg;
 		return true;
 	}
 	return false;
@@ -90,7 +83,8 @@ static bool parse_l4(struct sk_buff *skb, unsigned int thoff,
 
 enum parse_result { PARSE_OTHER, PARSE_OK, PARSE_BAD };
 
-static enum parse_result parse_ipv4(struct sk_buff *skb, struct packet *pkt)
+static enum parse_result parse_ipv4(struct sk_buff *skb,
+				    struct net_packet *pkt)
 {
 	const struct iphdr *iph = ip_hdr(skb);
 
@@ -107,7 +101,8 @@ static enum parse_result parse_ipv4(struct sk_buff *skb, struct packet *pkt)
 	return ip_is_fragment(iph) ? PARSE_BAD : PARSE_OK;
 }
 
-static enum parse_result parse_ipv6(struct sk_buff *skb, struct packet *pkt)
+static enum parse_result parse_ipv6(struct sk_buff *skb,
+				    struct net_packet *pkt)
 {
 	unsigned int thoff = 0;
 	unsigned short fragoff = 0;
@@ -132,109 +127,21 @@ static enum parse_result parse_ipv6(struct sk_buff *skb, struct packet *pkt)
 	return flags & IP6_FH_F_FRAG ? PARSE_BAD : PARSE_OK;
 }
 
-static void format_endpoint(char *buf, size_t size, u8 family,
-			    const struct in6_addr *addr, __be16 port)
+/* A UDP datagram is a text of its own. */
+static unsigned int check_udp(struct sk_buff *skb,
+			      const struct net_packet *pkt,
+			      const struct utf8guard_policy *policy)
 {
-	if (family == NFPROTO_IPV4)
-		snprintf(buf, size, "%pI4:%u", addr, ntohs(port));
-	else
-		snprintf(buf, size, "[%pI6c]:%u", addr, ntohs(port));
-}
-
-static void log_violation(const struct utf8guard_policy *policy,
-			  struct sk_buff *skb, const struct packet *pkt,
-			  const u8 *carry, u8 carry_length,
-			  const struct utf8guard_report *report)
-{
-	char from[64], to[64];
-	u8 window[2 * LOG_CONTEXT_BYTES + 3];
-	u64 start = report->offset, first;
-	size_t before, n;
-	long long at = (long long)start - carry_length;
-
-	if (!net_ratelimit())
-		return;
-	before = min_t(u64, start, LOG_CONTEXT_BYTES);
-	first = start - before;
-	n = net_payload_window(skb, pkt->offset, pkt->len, carry, carry_length,
-			       first, before + report->length +
-			       LOG_CONTEXT_BYTES, window);
-	format_endpoint(from, sizeof(from), pkt->key.family, &pkt->key.saddr,
-			pkt->key.sport);
-	format_endpoint(to, sizeof(to), pkt->key.family, &pkt->key.daddr,
-			pkt->key.dport);
-	if (n < before + report->length) {	/* cannot happen */
-		pr_warn("%s %s %s -> %s: %s\n",
-			policy->mode == UTF8GUARD_MODE_ENFORCE ? "dropped" :
-			"audit: would drop",
-			pkt->protocol == IPPROTO_TCP ? "tcp" : "udp", from, to,
-			utf8guard_reason_name(report->reason));
-		return;
-	}
-	pr_warn("%s %s %s -> %s: %s at payload offset %lld%s: %*ph%s[%*ph]%s%*ph%s\n",
-		policy->mode == UTF8GUARD_MODE_ENFORCE ? "dropped" :
-		"audit: would drop",
-		pkt->protocol == IPPROTO_TCP ? "tcp" : "udp", from, to,
-		utf8guard_reason_name(report->reason), at < 0 ? 0 : at,
-		at < 0 ? " (continues the previous segment)" : "",
-		(int)before, window, before ? " " : "", (int)report->length,
-		window + before, n > before + report->length ? " " : "",
-		(int)(n - before - report->length),
-		window + before + report->length,
-		report->path_trick ? " (path trick)" : "");
-}
-
-/* Verdict on the payload of a watched packet. */
-static unsigned int check_packet(struct sk_buff *skb, struct packet *pkt,
-				 const struct utf8guard_policy *policy)
-{
-	u8 carry[UTF8GUARD_MAX_SHADOW_LENGTH - 1];
-	u8 carry_length = 0;
 	struct net_payload result;
-	bool tcp = pkt->protocol == IPPROTO_TCP;
-	bool at_end = !tcp || pkt->fin_or_rst;
-	int ret;
 
-	if (tcp && !pkt->len) {
-		if (pkt->fin_or_rst)
-			net_flow_forget(&pkt->key);
-		return NF_ACCEPT;
-	}
-	if (tcp)
-		net_flow_carry(&pkt->key, pkt->seq, carry, &carry_length);
-	if (net_payload_check(skb, pkt->offset, pkt->len, carry, carry_length,
-			      at_end, policy->classes, &result)) {
-		net_count(NET_UNPARSED);
-		return policy->mode == UTF8GUARD_MODE_ENFORCE ?
-		       NF_DROP : NF_ACCEPT;
-	}
-	net_count(NET_CHECKED);
-	ret = utf8guard_account(policy, result.found ? &result.violation : NULL,
-				tcp ? "tcp" : "udp");
-	if (result.found) {
-		net_count(NET_REASON_FIRST + result.violation.reason);
-		net_count(ret ? NET_DROPPED : NET_AUDITED);
-		log_violation(policy, skb, pkt, carry, carry_length,
-			      &result.violation);
-		if (ret)
-			return NF_DROP;
-	}
-	if (!tcp)
-		return NF_ACCEPT;
-	if (pkt->fin_or_rst)
-		net_flow_forget(&pkt->key);
-	else if (result.stream.carry_length && !result.found)
-		net_flow_store(&pkt->key, pkt->seq + pkt->len,
-			       result.stream.carry,
-			       result.stream.carry_length);
-	return NF_ACCEPT;
+	return net_check_payload(skb, pkt, policy, NULL, 0, true, &result);
 }
 
 static unsigned int utf8guard_nf_hook(void *priv, struct sk_buff *skb,
 				      const struct nf_hook_state *state)
 {
 	struct utf8guard_policy policy;
-	struct packet pkt;
+	struct net_packet pkt;
 	enum parse_result parsed;
 
 	if (!net_enabled())
@@ -265,7 +172,9 @@ static unsigned int utf8guard_nf_hook(void *priv, struct sk_buff *skb,
 	}
 	if (!net_watches(pkt.protocol, ntohs(pkt.key.dport)))
 		return NF_ACCEPT;
-	return check_packet(skb, &pkt, &policy);
+	if (pkt.protocol == IPPROTO_TCP)
+		return net_tcp_check(skb, &pkt, state, &policy);
+	return check_udp(skb, &pkt, &policy);
 }
 
 static const struct nf_hook_ops hook_ops[] = {

@@ -2,10 +2,13 @@
 /*
  * utf8guard_nf.ko internals: the netfilter payload hook.
  *
- *	hooks.c		netfilter hooks in every network namespace, the
- *			verdict, the log line
+ *	hooks.c		netfilter hooks in every network namespace,
+ *			parsing the headers
+ *	verdict.c	the verdict on a payload, the log line
  *	payload.c	validating an L4 payload in place (non-linear skbs)
- *	flows.c		TCP carry state: characters split across segments
+ *	tcp.c		TCP: which bytes of a segment the socket will
+ *			deliver, and after what
+ *	flows.c		per-flow TCP state: split characters, next
  *	ports.c		the watched port set: parse and format
  *	settings.c	enabled, ports, forward
  *	counters.c	net/stats/ counters
@@ -15,6 +18,7 @@
 #ifndef UTF8GUARD_NET_HOOK_H
 #define UTF8GUARD_NET_HOOK_H
 
+#include <linux/bits.h>
 #include <linux/in6.h>
 #include <linux/types.h>
 
@@ -22,6 +26,7 @@
 
 struct kobject;
 struct net;
+struct nf_hook_state;
 struct sk_buff;
 
 /* counters.c: net/stats/<name>; the names are ABI. */
@@ -33,6 +38,7 @@ enum net_counter {
 	NET_EVICTED,
 	NET_EXPIRED,
 	NET_NOMEM,
+	NET_REORDERED,
 	/* One per reason, NET_REASON_FIRST + enum utf8guard_reason. */
 	NET_REASON_FIRST,
 	NET_COUNTER_COUNT = NET_REASON_FIRST + UTF8GUARD_REASON_COUNT
@@ -109,20 +115,79 @@ struct net_flow_key {
 	u8 family;
 };
 
+/**
+ * struct net_flow_state - what net_flow_lookup() found
+ * @carry: the bytes stored for the position asked about
+ * @carry_length: their number (0: a character boundary)
+ * @has_next: whether @next is known
+ * @next: end of the last segment let into a busy socket's backlog
+ */
+struct net_flow_state {
+	u8 carry[UTF8GUARD_MAX_SHADOW_LENGTH - 1];
+	u8 carry_length;
+	bool has_next;
+	u32 next;
+};
+
+/* net_flow_store() flags */
+#define NET_FLOW_CREATE		BIT(0)
+#define NET_FLOW_NEXT_SET	BIT(1)
+#define NET_FLOW_NEXT_MAX	BIT(2)
+#define NET_FLOW_KEEP		BIT(3)
+
 int net_flows_init(unsigned int max, unsigned int timeout_seconds);
 void net_flows_exit(void);
 void net_flows_flush_net(const struct net *net);
-bool net_flow_carry(const struct net_flow_key *key, u32 seq, u8 *carry,
-		    u8 *carry_length);
-void net_flow_store(const struct net_flow_key *key, u32 seq, const u8 *carry,
-		    u8 carry_length);
+void net_flow_lookup(const struct net_flow_key *key, u32 seq,
+		     struct net_flow_state *state);
+int net_flow_store(const struct net_flow_key *key, u32 seq, const u8 *carry,
+		   u8 carry_length, u32 frontier, unsigned int flags);
 void net_flow_forget(const struct net_flow_key *key);
 unsigned int net_flows_count(void);
 unsigned int net_flows_max(void);
 
+/**
+ * struct net_packet - where the L4 payload of a packet is, and whose it is
+ * @key: its flow (zeroed first: hashed whole)
+ * @protocol: IPPROTO_UDP or IPPROTO_TCP
+ * @thoff: offset of the L4 header in the skb
+ * @offset: offset of the payload in the skb
+ * @len: payload length
+ * @skip: leading payload bytes not checked (TCP delivered them before)
+ * @seq: TCP: sequence number of the first payload byte
+ * @syn: TCP flags
+ * @fin: TCP flags
+ * @rst: TCP flags
+ * @urg: TCP flags
+ */
+struct net_packet {
+	struct net_flow_key key;
+	u8 protocol;
+	unsigned int thoff;
+	unsigned int offset;
+	unsigned int len;
+	unsigned int skip;
+	u32 seq;
+	bool syn, fin, rst, urg;
+};
+
 /* hooks.c */
 int net_hooks_init(void);
 void net_hooks_exit(void);
+
+/* verdict.c */
+unsigned int net_check_payload(struct sk_buff *skb,
+			       const struct net_packet *pkt,
+			       const struct utf8guard_policy *policy,
+			       const u8 *carry, u8 carry_length, bool at_end,
+			       struct net_payload *result);
+unsigned int net_refuse(const struct utf8guard_policy *policy,
+			enum net_counter why);
+
+/* tcp.c */
+unsigned int net_tcp_check(struct sk_buff *skb, struct net_packet *pkt,
+			   const struct nf_hook_state *state,
+			   const struct utf8guard_policy *policy);
 
 /* sysfs.c */
 int net_sysfs_init(struct kobject *parent);

@@ -60,7 +60,7 @@ tree_args=()
 if [ "$kind" = stock ]; then
 	"$vm/stock-modules.sh" "$("$vm/stock-kernel.sh" --version)" \
 		"$out/stock-modules" crc32c_generic ext4 loop 9p 9pnet_virtio \
-		virtio_pci nf_defrag_ipv4 nf_defrag_ipv6 veth
+		virtio_pci nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6 veth
 	tree_args=(--tree "$out/stock-modules")
 fi
 

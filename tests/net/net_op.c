@@ -21,6 +21,13 @@
  *	IPv4: HEX injected over a raw socket as the segment after PREFIX,
  *	before PREFIX is sent (out of order; sequence numbers read in TCP
  *	repair mode); then PREFIX and HEX sent in one write, as "tcp".
+ *   tcp-inject ADDR PORT OFFSET:HEX[:FLAGS][,...]
+ *	IPv4: a connection on which only injected segments are sent, in
+ *	order, 100 ms apart, each at OFFSET from the receiver's first
+ *	rcv_nxt; FLAGS are b (bad checksum), u (URG, pointer 1), f (FIN).
+ *	"got HEX|- eof|open": what the receiver read in --timeout, and
+ *	whether it read the end of the stream.  Then, without an end, a RST
+ *	at the receiver's rcv_nxt ends the connection.
  *   udp-flood ADDR PORT SECONDS
  *	Valid 200-byte datagrams as fast as possible (or with a pause after
  *	every 64, --burst-pause): "sent N".
@@ -151,6 +158,8 @@ static const char usage_text[] =
 	"  net_op tcp-many ADDR PORT COUNT HEX1 HEX2\n"
 	"         ok-conns A stalled-conns B first-stalled F last-ok L\n"
 	"  net_op tcp-ooo ADDR PORT PREFIX HEX ok N | stalled R | mismatch R\n"
+	"  net_op tcp-inject ADDR PORT OFFSET:HEX[:FLAGS][,...]\n"
+	"         got HEX|- eof|open\n"
 	"  net_op udp-flood ADDR PORT SECONDS  sent N\n"
 	"  net_op udp-bench ADDR PORT SIZE SECONDS\n"
 	"         received N bytes B seconds S\n"
@@ -1181,13 +1190,22 @@ static uint32_t checksum_add(uint32_t sum, const unsigned char *p,
 	return sum;
 }
 
+/* Header flags and checksum of an injected segment. */
+enum {
+	SEGMENT_BAD_SUM = 1 << 0,	/* checksum off by one */
+	SEGMENT_URG = 1 << 1,		/* urgent pointer at the first byte */
+	SEGMENT_FIN = 1 << 2,
+	SEGMENT_RST = 1 << 3,
+};
+
 /*
  * Send one TCP segment with @payload from @from to @to, sequence @seq,
  * acknowledging @ack, on a raw socket (the kernel adds the IPv4 header).
  */
 static void inject_segment(const struct sockaddr_in *from,
 			   const struct sockaddr_in *to, uint32_t seq,
-			   uint32_t ack, const struct bytes *payload)
+			   uint32_t ack, const struct bytes *payload,
+			   unsigned int flags)
 {
 	size_t len = 20 + payload->len;
 	unsigned char *seg = allocate(len);
@@ -1204,8 +1222,16 @@ static void inject_segment(const struct sockaddr_in *from,
 	memcpy(seg + 8, &ack, 4);
 	seg[12] = 5 << 4;		/* data offset: 5 words */
 	seg[13] = 0x18;			/* PSH, ACK */
+	if (flags & SEGMENT_URG)
+		seg[13] |= 0x20;
+	if (flags & SEGMENT_FIN)
+		seg[13] |= 0x01;
+	if (flags & SEGMENT_RST)
+		seg[13] = 0x04;
 	seg[14] = 0xff;			/* window 65535 */
 	seg[15] = 0xff;
+	if (flags & SEGMENT_URG)
+		seg[19] = 1;		/* urgent pointer */
 	memcpy(seg + 20, payload->data, payload->len);
 	memcpy(pseudo, &from->sin_addr, 4);
 	memcpy(pseudo + 4, &to->sin_addr, 4);
@@ -1214,7 +1240,7 @@ static void inject_segment(const struct sockaddr_in *from,
 	pseudo[10] = len >> 8;
 	pseudo[11] = len & 0xff;
 	sum = checksum_add(checksum_add(0, pseudo, sizeof(pseudo)), seg, len);
-	sum = htons(checksum_fold(sum));
+	sum = htons(checksum_fold(sum) + !!(flags & SEGMENT_BAD_SUM));
 	memcpy(seg + 16, &sum, 2);
 	fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_TCP);
 	if (fd < 0)
@@ -1258,10 +1284,131 @@ static int cmd_tcp_ooo(char **arg)
 		fail("getsockname");
 	read_sequences(pair.rx, &rcv_nxt, &snd_nxt);
 	inject_segment(&from, (const struct sockaddr_in *)&ep.addr,
-		       rcv_nxt + prefix.len, snd_nxt, &late);
+		       rcv_nxt + prefix.len, snd_nxt, &late, 0);
 	sleep_ms(300);
 	print_outcome(transfer(&pair, &s, all.len,
 			       now_ms() + opt.timeout_ms), &s);
+	close_pair(&pair);
+	close(listener);
+	return 0;
+}
+
+/* --- tcp-inject: a hostile sender's segments ----------------------------- */
+
+#define INJECT_MAX_SEGMENTS 16
+#define INJECT_PAUSE_MS 100
+
+struct injected {
+	uint32_t offset;	/* from the receiver's first rcv_nxt */
+	struct bytes payload;
+	unsigned int flags;	/* SEGMENT_* */
+};
+
+/* OFFSET:HEX[:FLAGS]; FLAGS letters b (bad checksum), u (URG), f (FIN). */
+static void parse_injected(char *text, struct injected *seg)
+{
+	char *hex = strchr(text, ':'), *flags;
+
+	if (!hex)
+		usage("tcp-inject: a segment is OFFSET:HEX[:FLAGS]");
+	*hex++ = 0;
+	flags = strchr(hex, ':');
+	if (flags)
+		*flags++ = 0;
+	seg->offset = parse_number(text, 0, 1 << 20, "OFFSET");
+	parse_hex(hex, &seg->payload);
+	seg->flags = 0;
+	for (; flags && *flags; flags++) {
+		if (*flags == 'b')
+			seg->flags |= SEGMENT_BAD_SUM;
+		else if (*flags == 'u')
+			seg->flags |= SEGMENT_URG;
+		else if (*flags == 'f')
+			seg->flags |= SEGMENT_FIN;
+		else
+			usage("tcp-inject: FLAGS are letters b, u, f");
+	}
+}
+
+/*
+ * Everything readable on @fd by @deadline: "got HEX|- eof|open".
+ * Return: whether the end of the stream was read.
+ */
+static bool print_received(int fd, long long deadline)
+{
+	unsigned char buf[4096];
+	size_t total = 0;
+	bool eof = false;
+	ssize_t len;
+
+	while (!eof && wait_for(fd, POLLIN, deadline)) {
+		len = read(fd, buf, sizeof(buf));
+		if (len < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (len < 0)
+			fail("read");
+		if (!total && len)
+			printf("got ");
+		print_hex(buf, len);
+		total += len;
+		eof = !len;
+	}
+	printf("%s %s\n", total ? "" : "got -", eof ? "eof" : "open");
+	return eof;
+}
+
+/*
+ * tcp-inject ADDR PORT SEGMENTS: a connection whose sender only injects:
+ * each segment of the comma-separated list, in order, INJECT_PAUSE_MS
+ * apart, over a raw socket, at its offset from the receiver's rcv_nxt;
+ * then what the receiver reads in --timeout.
+ */
+static int cmd_tcp_inject(char **arg)
+{
+	struct injected seg[INJECT_MAX_SEGMENTS];
+	struct sockaddr_in from;
+	struct endpoint ep;
+	struct tcp_pair pair;
+	socklen_t len = sizeof(from);
+	uint32_t rcv_nxt, snd_nxt;
+	size_t count = 0, k;
+	char *text, *next;
+	int listener;
+
+	parse_endpoint(arg[0], arg[1], &ep);
+	if (ep.family != AF_INET)
+		usage("tcp-inject: ADDR must be IPv4");
+	for (text = arg[2]; text; text = next) {
+		next = strchr(text, ',');
+		if (next)
+			*next++ = 0;
+		if (count == INJECT_MAX_SEGMENTS)
+			usage("tcp-inject: too many segments");
+		parse_injected(text, &seg[count++]);
+	}
+	enter_recv_ns();
+	listener = tcp_listener(&ep, 1);
+	enter_send_ns();
+	pair.tx = tcp_connect(&ep, SOCKET_BUFFER);
+	pair.rx = tcp_accept(listener);
+	if (getsockname(pair.tx, (struct sockaddr *)&from, &len) < 0)
+		fail("getsockname");
+	read_sequences(pair.rx, &rcv_nxt, &snd_nxt);
+	for (k = 0; k < count; k++) {
+		inject_segment(&from, (const struct sockaddr_in *)&ep.addr,
+			       rcv_nxt + seg[k].offset, snd_nxt,
+			       &seg[k].payload, seg[k].flags);
+		sleep_ms(INJECT_PAUSE_MS);
+	}
+	/* The sender's own RST would not be at rcv_nxt: inject one that is
+	 * (after a FIN, TCP repair mode is refused and not needed).
+	 */
+	if (!print_received(pair.rx, now_ms() + opt.timeout_ms)) {
+		read_sequences(pair.rx, &rcv_nxt, &snd_nxt);
+		inject_segment(&from, (const struct sockaddr_in *)&ep.addr,
+			       rcv_nxt, snd_nxt, &(struct bytes){ .len = 0 },
+			       SEGMENT_RST);
+	}
 	close_pair(&pair);
 	close(listener);
 	return 0;
@@ -1280,6 +1427,7 @@ static const struct command {
 	{ "tcp", cmd_tcp, 3, OPT_COMMON | OPT_PAYLOAD | OPT_TCP, MAX_STREAM },
 	{ "tcp-many", cmd_tcp_many, 5, OPT_COMMON, 0 },
 	{ "tcp-ooo", cmd_tcp_ooo, 4, OPT_TIMEOUT, 0 },
+	{ "tcp-inject", cmd_tcp_inject, 3, OPT_TIMEOUT, 0 },
 	{ "udp-flood", cmd_udp_flood, 3, OPT_COMMON | OPT_BURST_PAUSE, 0 },
 	{ "udp-bench", cmd_udp_bench, 4, OPT_COMMON, 0 },
 	{ "veth", cmd_veth, 3, OPT_TIMEOUT, 0 },

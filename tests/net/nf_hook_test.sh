@@ -51,7 +51,7 @@ netstate() {
 
 # --- counters ---------------------------------------------------------------
 REASONS="truncated unexpected-continuation invalid-byte overlong surrogate out-of-range"
-COUNTERS="checked dropped audited unparsed evicted expired nomem $REASONS"
+COUNTERS="checked dropped audited unparsed evicted expired nomem reordered $REASONS"
 # snap VAR: every net/stats counter and the global ones, "name=value ...".
 snap() {
 	sn_s=
@@ -138,9 +138,9 @@ run_stall() {
 
 # --- load -----------------------------------------------------------------
 kmemleak_reset
-# Stock kernel: the defragmenters and veth are modules (built in on the test
-# kernel, where modprobe fails and is ignored).
-for m in nf_defrag_ipv4 nf_defrag_ipv6 veth; do
+# Stock kernel: the defragmenters, the socket lookup and veth are modules
+# (built in on the test kernel, where modprobe fails and is ignored).
+for m in nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6 veth; do
 	modprobe "$m" 2>/dev/null || true
 done
 ip link set lo up
@@ -294,13 +294,49 @@ for a in 127.0.0.1 ::1; do
 		"stalled 1" -- tcp $a 8080 ed,a080
 done
 # Out of order: "a0 80" injected (raw socket) as the segment after "e0",
-# before "e0" is sent.  With no carry at its sequence number it is checked
-# from a character boundary and dropped; the sender's "e0 a0 80" then
-# arrives in order and passes.
+# before "e0" is sent.  It starts beyond the socket's rcv_nxt and is
+# dropped unchecked (reordered); the sender's "e0 a0 80" then arrives in
+# order and passes.
 run "tcp: out-of-order A0 80 dropped, the in-order data passes" \
-	"checked+2 dropped+1 unexpected-continuation+1 g_checked+2 g_rejected+1" \
+	"checked+1 reordered+1 g_checked+1" \
 	"ok 3" -- tcp-ooo 127.0.0.1 8080 e0 a080
 expect_eq "flows 0 once the connections are reset" 0 "$(cat $net/flows)"
+
+# --- a hostile TCP sender: segments injected over a raw socket ---------------
+# Each case is one connection; the offsets count from its first byte, and
+# "got" is what the application read.  The receiver's TCP, not the
+# segment, decides what is delivered, and the hook checks that.
+inject() { run "$1" "$2" "$3" -- tcp-inject 127.0.0.1 8080 "$4"; }
+inject "tcp inject: a character split over two segments passes" \
+	"checked+2 g_checked+2" "got 61e282ac62 open" 0:61e2,2:82ac62
+inject "tcp inject: overlap valid from its own start, not from rcv_nxt" \
+	"checked+2 dropped+1 unexpected-continuation+1 g_checked+2 g_rejected+1" \
+	"got 6162 open" 0:6162,1:c3ae
+inject "tcp inject: overlap checked from rcv_nxt with the carry there" \
+	"checked+2 g_checked+2" "got 61e282ac open" 0:61e2,0:61e282ac
+inject "tcp inject: data delivered before is not checked again" \
+	"checked+1 g_checked+1" "got 6162 open" 0:6162,0:6162
+inject "tcp inject: a segment before the one leaving a carry is dropped" \
+	"checked+1 reordered+1 g_checked+1" "got 61e2 open" 2:c3a978,0:61e2
+inject "tcp inject: bad checksum refused, no carry planted" \
+	"unparsed+1" "got - open" 0:61e2:b
+inject "tcp inject: urgent data refused (TCP takes a byte out)" \
+	"unparsed+1" "got - open" 0:616263:u
+inject "tcp inject: a FIN after a split character is truncated" \
+	"checked+2 dropped+1 truncated+1 g_checked+2 g_rejected+1" \
+	"got 61e2 open" 0:61e2,2::f
+inject "tcp inject: a FIN after a whole character ends the stream" \
+	"checked+2 g_checked+2" "got 61e282ac eof" 0:61e2,2:82ac:f
+expect_eq "flows 0: every injected connection ended at rcv_nxt" 0 \
+	"$(cat $net/flows)"
+# In audit the out-of-order segment is let into the socket's queue; what
+# fills the gap then leaves a carry the queued segment was not checked
+# after: refused too, so both count, and the bytes arrive (audit).
+setmode audit
+inject "tcp inject, audit: the gap filler does not meet the queue" \
+	"checked+1 reordered+2 g_checked+1" "got 61e2c3a978 open" \
+	2:c3a978,0:61e2
+setmode enforce
 run "udp: E0 alone is truncated, not carried" "$(want dropped truncated)" \
 	dropped -- udp 127.0.0.1 5140 e0
 # The log of a violation that starts in the carry.
@@ -361,6 +397,7 @@ for a in 127.0.0.1 ::1; do
 done
 
 # --- another namespace over veth (MTU 1500: IP fragments) ---------------------
+unparsed_before=$(cat $net/stats/unparsed)
 echo 0 >/proc/sys/net/ipv6/conf/default/accept_dad
 unshare -n sleep 100000 &
 peer_pid=$!
@@ -396,8 +433,8 @@ for a in 10.9.0.1 fd09::1; do
 		"$(want dropped overlong)" dropped -- \
 		udp --send-ns $peer $a 5140 c0ae
 done
-expect_eq "unparsed 0: the defragmenters reassembled" 0 \
-	"$(cat $net/stats/unparsed)"
+expect_eq "unparsed unchanged: the defragmenters reassembled" \
+	"$unparsed_before" "$(cat $net/stats/unparsed)"
 
 # A namespace created before the module was loaded is hooked too.
 nsenter -t $early_pid -n ip link set lo up
