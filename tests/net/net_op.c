@@ -1252,6 +1252,37 @@ static void inject_segment(const struct sockaddr_in *from,
 	free(seg);
 }
 
+/* A connection whose receiver's sequence numbers are known. */
+struct injection {
+	struct tcp_pair pair;
+	int listener;
+	struct sockaddr_in from;	/* the sender's address */
+	const struct sockaddr_in *to;
+	uint32_t rcv_nxt;		/* the receiver's, after connecting */
+	uint32_t snd_nxt;
+};
+
+static void injection_open(const struct endpoint *ep, struct injection *in)
+{
+	socklen_t len = sizeof(in->from);
+
+	enter_recv_ns();
+	in->listener = tcp_listener(ep, 1);
+	enter_send_ns();
+	in->pair.tx = tcp_connect(ep, SOCKET_BUFFER);
+	in->pair.rx = tcp_accept(in->listener);
+	if (getsockname(in->pair.tx, (struct sockaddr *)&in->from, &len) < 0)
+		fail("getsockname");
+	in->to = (const struct sockaddr_in *)&ep->addr;
+	read_sequences(in->pair.rx, &in->rcv_nxt, &in->snd_nxt);
+}
+
+static void injection_close(const struct injection *in)
+{
+	close_pair(&in->pair);
+	close(in->listener);
+}
+
 /*
  * tcp-ooo ADDR PORT PREFIX HEX: a connection; HEX injected as the segment
  * that follows PREFIX (out of order: PREFIX is not sent yet); then PREFIX
@@ -1259,14 +1290,10 @@ static void inject_segment(const struct sockaddr_in *from,
  */
 static int cmd_tcp_ooo(char **arg)
 {
-	struct sockaddr_in from;
 	struct bytes prefix, late, all;
 	struct endpoint ep;
-	struct tcp_pair pair;
+	struct injection in;
 	struct stream s;
-	socklen_t len = sizeof(from);
-	uint32_t rcv_nxt, snd_nxt;
-	int listener;
 
 	parse_endpoint(arg[0], arg[1], &ep);
 	if (ep.family != AF_INET)
@@ -1275,21 +1302,13 @@ static int cmd_tcp_ooo(char **arg)
 	parse_hex(arg[3], &late);
 	concatenate(&all, &prefix, &late);
 	stream_init(&s, &all);
-	enter_recv_ns();
-	listener = tcp_listener(&ep, 1);
-	enter_send_ns();
-	pair.tx = tcp_connect(&ep, SOCKET_BUFFER);
-	pair.rx = tcp_accept(listener);
-	if (getsockname(pair.tx, (struct sockaddr *)&from, &len) < 0)
-		fail("getsockname");
-	read_sequences(pair.rx, &rcv_nxt, &snd_nxt);
-	inject_segment(&from, (const struct sockaddr_in *)&ep.addr,
-		       rcv_nxt + prefix.len, snd_nxt, &late, 0);
+	injection_open(&ep, &in);
+	inject_segment(&in.from, in.to, in.rcv_nxt + prefix.len, in.snd_nxt,
+		       &late, 0);
 	sleep_ms(300);
-	print_outcome(transfer(&pair, &s, all.len,
+	print_outcome(transfer(&in.pair, &s, all.len,
 			       now_ms() + opt.timeout_ms), &s);
-	close_pair(&pair);
-	close(listener);
+	injection_close(&in);
 	return 0;
 }
 
@@ -1366,14 +1385,10 @@ static bool print_received(int fd, long long deadline)
 static int cmd_tcp_inject(char **arg)
 {
 	struct injected seg[INJECT_MAX_SEGMENTS];
-	struct sockaddr_in from;
 	struct endpoint ep;
-	struct tcp_pair pair;
-	socklen_t len = sizeof(from);
-	uint32_t rcv_nxt, snd_nxt;
+	struct injection in;
 	size_t count = 0, k;
 	char *text, *next;
-	int listener;
 
 	parse_endpoint(arg[0], arg[1], &ep);
 	if (ep.family != AF_INET)
@@ -1386,31 +1401,21 @@ static int cmd_tcp_inject(char **arg)
 			usage("tcp-inject: too many segments");
 		parse_injected(text, &seg[count++]);
 	}
-	enter_recv_ns();
-	listener = tcp_listener(&ep, 1);
-	enter_send_ns();
-	pair.tx = tcp_connect(&ep, SOCKET_BUFFER);
-	pair.rx = tcp_accept(listener);
-	if (getsockname(pair.tx, (struct sockaddr *)&from, &len) < 0)
-		fail("getsockname");
-	read_sequences(pair.rx, &rcv_nxt, &snd_nxt);
+	injection_open(&ep, &in);
 	for (k = 0; k < count; k++) {
-		inject_segment(&from, (const struct sockaddr_in *)&ep.addr,
-			       rcv_nxt + seg[k].offset, snd_nxt,
-			       &seg[k].payload, seg[k].flags);
+		inject_segment(&in.from, in.to, in.rcv_nxt + seg[k].offset,
+			       in.snd_nxt, &seg[k].payload, seg[k].flags);
 		sleep_ms(INJECT_PAUSE_MS);
 	}
 	/* The sender's own RST would not be at rcv_nxt: inject one that is
 	 * (after a FIN, TCP repair mode is refused and not needed).
 	 */
-	if (!print_received(pair.rx, now_ms() + opt.timeout_ms)) {
-		read_sequences(pair.rx, &rcv_nxt, &snd_nxt);
-		inject_segment(&from, (const struct sockaddr_in *)&ep.addr,
-			       rcv_nxt, snd_nxt, &(struct bytes){ .len = 0 },
-			       SEGMENT_RST);
+	if (!print_received(in.pair.rx, now_ms() + opt.timeout_ms)) {
+		read_sequences(in.pair.rx, &in.rcv_nxt, &in.snd_nxt);
+		inject_segment(&in.from, in.to, in.rcv_nxt, in.snd_nxt,
+			       &(struct bytes){ .len = 0 }, SEGMENT_RST);
 	}
-	close_pair(&pair);
-	close(listener);
+	injection_close(&in);
 	return 0;
 }
 

@@ -516,9 +516,11 @@ expect_eq "idle flow expired: its continuation stalls" "stalled 1" "$out"
 expect_match "expired +1" '(^| )expired\+1( |$)' "$(delta)"
 
 # --- unload and load while traffic flows ---------------------------------------
-op udp-flood --burst-pause "$flood_pause" 127.0.0.1 8080 600 >/dev/null 2>&1 &
+# The floods run until killed after the cycles (a day at most): an rmmod
+# under emulation can take minutes.
+op udp-flood --burst-pause "$flood_pause" 127.0.0.1 8080 86400 >/dev/null 2>&1 &
 flood=$!
-op udp-flood --burst-pause "$flood_pause" ::1 8080 600 >/dev/null 2>&1 &
+op udp-flood --burst-pause "$flood_pause" ::1 8080 86400 >/dev/null 2>&1 &
 flood6=$!
 ok=0
 n=0
