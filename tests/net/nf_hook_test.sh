@@ -517,10 +517,13 @@ expect_match "expired +1" '(^| )expired\+1( |$)' "$(delta)"
 
 # --- unload and load while traffic flows ---------------------------------------
 # The floods run until killed after the cycles (a day at most): an rmmod
-# under emulation can take minutes.
-op udp-flood --burst-pause "$flood_pause" 127.0.0.1 8080 86400 >/dev/null 2>&1 &
+# under emulation can take minutes.  net_op itself, not op: killing the
+# subshell of a function would leave net_op flooding.
+"$net_op" udp-flood --burst-pause "$flood_pause" 127.0.0.1 8080 86400 \
+	>/dev/null 2>&1 &
 flood=$!
-op udp-flood --burst-pause "$flood_pause" ::1 8080 86400 >/dev/null 2>&1 &
+"$net_op" udp-flood --burst-pause "$flood_pause" ::1 8080 86400 \
+	>/dev/null 2>&1 &
 flood6=$!
 ok=0
 n=0
