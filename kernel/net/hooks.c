@@ -164,10 +164,10 @@ static unsigned int utf8guard_nf_hook(void *priv, struct sk_buff *skb,
 		 * not reassemble: counted; dropped in enforce when its port
 		 * is known and watched (a later fragment's port is not).
 		 */
-		net_count(NET_UNPARSED);
-		if (policy.mode == UTF8GUARD_MODE_ENFORCE && pkt.key.dport &&
+		if (pkt.key.dport &&
 		    net_watches(pkt.protocol, ntohs(pkt.key.dport)))
-			return NF_DROP;
+			return net_refuse(&policy, NET_UNPARSED);
+		net_count(NET_UNPARSED);
 		return NF_ACCEPT;
 	}
 	if (!net_watches(pkt.protocol, ntohs(pkt.key.dport)))

@@ -24,11 +24,18 @@ static void format_endpoint(char *buf, size_t size, u8 family,
 		snprintf(buf, size, "[%pI6c]:%u", addr, ntohs(port));
 }
 
+static const char *protocol_name(const struct net_packet *pkt)
+{
+	return pkt->protocol == IPPROTO_TCP ? "tcp" : "udp";
+}
+
 static void log_violation(const struct utf8guard_policy *policy,
 			  struct sk_buff *skb, const struct net_packet *pkt,
 			  const u8 *carry, u8 carry_length,
 			  const struct utf8guard_report *report)
 {
+	const char *verb = policy->mode == UTF8GUARD_MODE_ENFORCE ?
+			   "dropped" : "audit: would drop";
 	char from[64], to[64];
 	u8 window[2 * LOG_CONTEXT_BYTES + 3];
 	u64 start = report->offset, first;
@@ -48,17 +55,12 @@ static void log_violation(const struct utf8guard_policy *policy,
 	format_endpoint(to, sizeof(to), pkt->key.family, &pkt->key.daddr,
 			pkt->key.dport);
 	if (n < before + report->length) {	/* cannot happen */
-		pr_warn("%s %s %s -> %s: %s\n",
-			policy->mode == UTF8GUARD_MODE_ENFORCE ? "dropped" :
-			"audit: would drop",
-			pkt->protocol == IPPROTO_TCP ? "tcp" : "udp", from, to,
-			utf8guard_reason_name(report->reason));
+		pr_warn("%s %s %s -> %s: %s\n", verb, protocol_name(pkt), from,
+			to, utf8guard_reason_name(report->reason));
 		return;
 	}
 	pr_warn("%s %s %s -> %s: %s at payload offset %lld%s: %*ph%s[%*ph]%s%*ph%s\n",
-		policy->mode == UTF8GUARD_MODE_ENFORCE ? "dropped" :
-		"audit: would drop",
-		pkt->protocol == IPPROTO_TCP ? "tcp" : "udp", from, to,
+		verb, protocol_name(pkt), from, to,
 		utf8guard_reason_name(report->reason),
 		at < 0 ? pkt->skip : at + pkt->skip,
 		at < 0 ? " (continues the previous segment)" : "",
@@ -90,7 +92,6 @@ unsigned int net_check_payload(struct sk_buff *skb,
 			       const u8 *carry, u8 carry_length, bool at_end,
 			       struct net_payload *result)
 {
-	const char *what = pkt->protocol == IPPROTO_TCP ? "tcp" : "udp";
 	int ret;
 
 	if (net_payload_check(skb, pkt->offset + pkt->skip,
@@ -99,7 +100,7 @@ unsigned int net_check_payload(struct sk_buff *skb,
 		return net_refuse(policy, NET_UNPARSED);
 	net_count(NET_CHECKED);
 	ret = utf8guard_account(policy, result->found ?
-				&result->violation : NULL, what);
+				&result->violation : NULL, protocol_name(pkt));
 	if (!result->found)
 		return NF_ACCEPT;
 	net_count(NET_REASON_FIRST + result->violation.reason);
