@@ -32,12 +32,12 @@ MODULE_PARM_DESC(forward, "Check forwarded packets too (default 0); later: net/f
 static unsigned int flows_max_param = 16384;
 module_param_named(flows_max, flows_max_param, uint, 0444);
 MODULE_PARM_DESC(flows_max,
-		 "Most TCP flows holding a split character at once, 16 to 4194304 (default 16384)");
+		 "Most TCP flows the hook keeps state for at once, 16 to 4194304 (default 16384)");
 
 static unsigned int flow_timeout_param = 600;
 module_param_named(flow_timeout, flow_timeout_param, uint, 0444);
 MODULE_PARM_DESC(flow_timeout,
-		 "Seconds an idle TCP flow keeps its split character, 10 to 86400 (default 600)");
+		 "Seconds an idle TCP flow keeps its state, 10 to 86400 (default 600)");
 
 static int __init utf8guard_nf_init(void)
 {

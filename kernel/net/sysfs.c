@@ -6,10 +6,11 @@
  *	enabled		0 or 1
  *	ports		watched destination ports, "tcp:80 udp:514 ..."
  *	forward		0 or 1: check forwarded packets too
- *	flows		TCP flows holding a carry now
+ *	flows		TCP flows the hook keeps state for now
  *	flows_max	the most it holds (module parameter flows_max)
  *	stats/		checked, dropped, audited, one file per reason,
- *			unparsed, evicted, expired, nomem, reset
+ *			unparsed, evicted, expired, nomem, reordered,
+ *			reset
  *
  * Every store checks CAP_SYS_ADMIN itself; a write that does not parse
  * returns -EINVAL and changes nothing; while utf8guard is locked, writes
