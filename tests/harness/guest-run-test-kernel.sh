@@ -33,10 +33,10 @@ rmmod utf8guard || status=1
 # fs_hook_test.sh).
 FS_STRESS_ITER=2000 FS_LOAD_PAUSE_US=1000 \
 	sh /utf8guard/tools/fs_hook_test.sh $mods /utf8guard/tools || status=1
-# Here 5 unload/load cycles under traffic paced at 64 datagrams per 10 ms,
+# Here 5 unload/load cycles under traffic paced at 64 datagrams per 50 ms,
 # and 4 s for bytes that do not come (the stock kernel: 20 cycles under an
 # unpaced flood, 1.5 s).
-NF_CYCLES=5 NF_TIMEOUT_MS=4000 NF_FLOOD_PAUSE_US=10000 \
+NF_CYCLES=5 NF_TIMEOUT_MS=4000 NF_FLOOD_PAUSE_US=50000 \
 	sh /utf8guard/tools/nf_hook_test.sh $mods /utf8guard/tools || status=1
 sh /utf8guard/tools/integration_test.sh $mods /utf8guard/tools || status=1
 sh /utf8guard/tools/fs_hook_test.sh --after-lock $mods /utf8guard/tools || status=1
