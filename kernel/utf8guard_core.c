@@ -128,6 +128,128 @@ static unsigned int maximal_subpart(const u8 *p, size_t avail)
 }
 
 /*
+ * The fast path: a shift-based DFA over Table 3-7 (RFC 3629 section 4).
+ *
+ * A state is a bit offset, a multiple of 6; dfa_row[byte] holds, at bit
+ * offset s, the 6-bit state that follows state s on that byte.  One step is
+ * "state = dfa_row[byte] >> state", then "& 63": a single shift on the
+ * dependency chain, with the table load off it.  DFA_ERROR is 0, so every
+ * transition a row does not list leads to it and it never leaves it.
+ */
+#define DFA_ERROR	0
+#define DFA_ACCEPT	6	/* at a character boundary */
+#define DFA_TAIL1	12	/* one 80..BF to go */
+#define DFA_TAIL2	18	/* two 80..BF to go */
+#define DFA_TAIL3	24	/* three 80..BF to go */
+#define DFA_AFTER_E0	30	/* A0..BF, then one 80..BF */
+#define DFA_AFTER_ED	36	/* 80..9F, then one 80..BF */
+#define DFA_AFTER_F0	42	/* 90..BF, then two 80..BF */
+#define DFA_AFTER_F4	48	/* 80..8F, then two 80..BF */
+#define DFA_MASK	63
+
+#define DFA_GOES(from, to)	((u64)(to) << (from))
+#define DFA_LEAD(to)		DFA_GOES(DFA_ACCEPT, to)
+/* Every continuation byte moves the plain tails on. */
+#define DFA_TAILS		(DFA_GOES(DFA_TAIL1, DFA_ACCEPT) | \
+				 DFA_GOES(DFA_TAIL2, DFA_TAIL1) | \
+				 DFA_GOES(DFA_TAIL3, DFA_TAIL2))
+
+static const u64 dfa_row[256] = {
+	[0x00 ... 0x7F] = DFA_LEAD(DFA_ACCEPT),
+	[0x80 ... 0x8F] = DFA_TAILS | DFA_GOES(DFA_AFTER_ED, DFA_TAIL1) |
+			  DFA_GOES(DFA_AFTER_F4, DFA_TAIL2),
+	[0x90 ... 0x9F] = DFA_TAILS | DFA_GOES(DFA_AFTER_ED, DFA_TAIL1) |
+			  DFA_GOES(DFA_AFTER_F0, DFA_TAIL2),
+	[0xA0 ... 0xBF] = DFA_TAILS | DFA_GOES(DFA_AFTER_E0, DFA_TAIL1) |
+			  DFA_GOES(DFA_AFTER_F0, DFA_TAIL2),
+	[0xC0 ... 0xC1] = 0,
+	[0xC2 ... 0xDF] = DFA_LEAD(DFA_TAIL1),
+	[0xE0] = DFA_LEAD(DFA_AFTER_E0),
+	[0xE1 ... 0xEC] = DFA_LEAD(DFA_TAIL2),
+	[0xED] = DFA_LEAD(DFA_AFTER_ED),
+	[0xEE ... 0xEF] = DFA_LEAD(DFA_TAIL2),
+	[0xF0] = DFA_LEAD(DFA_AFTER_F0),
+	[0xF1 ... 0xF3] = DFA_LEAD(DFA_TAIL3),
+	[0xF4] = DFA_LEAD(DFA_AFTER_F4),
+	[0xF5 ... 0xFF] = 0,
+};
+
+/* Bytes the block loop takes at a time: two words. */
+#define DFA_BLOCK 16
+#define HIGH_BITS 0x8080808080808080ULL
+
+static inline u64 load_word(const u8 *p)
+{
+	u64 word;
+
+	__builtin_memcpy(&word, p, sizeof(word));
+	return word;
+}
+
+static inline bool block_is_ascii(const u8 *p)
+{
+	return !((load_word(p) | load_word(p + 8)) & HIGH_BITS);
+}
+
+/* Run the DFA over one block; the result is masked, DFA_ERROR is final. */
+static inline u64 dfa_block(u64 state, const u8 *p)
+{
+	unsigned int k;
+
+	for (k = 0; k < DFA_BLOCK; k++)
+		state = dfa_row[p[k]] >> (state & DFA_MASK);
+	return state & DFA_MASK;
+}
+
+/*
+ * Start of the sequence a block left unfinished at @end: the DFA accepted
+ * everything before, so it is the last lead byte, at most three back.
+ */
+static size_t pending_start(const u8 *buf, size_t end)
+{
+	while (is_continuation(buf[end - 1]))
+		end--;
+	return end - 1;
+}
+
+/*
+ * Length of the longest prefix of @buf made of whole well-formed
+ * sequences.  Whole blocks of ASCII are skipped a word at a time, other
+ * blocks go through the DFA, which is only looked at once per block; the
+ * block that fails and the last, short one are walked again byte by byte
+ * from the last character boundary to find the exact end.
+ */
+static size_t well_formed_prefix(const u8 *buf, size_t len)
+{
+	size_t boundary = 0;
+	size_t i = 0;
+	u64 state = DFA_ACCEPT;
+
+	while (len - i >= DFA_BLOCK) {
+		if (state == DFA_ACCEPT && block_is_ascii(buf + i)) {
+			i += DFA_BLOCK;
+			boundary = i;
+			continue;
+		}
+		state = dfa_block(state, buf + i);
+		if (state == DFA_ERROR)
+			break;
+		i += DFA_BLOCK;
+		boundary = state == DFA_ACCEPT ? i : pending_start(buf, i);
+	}
+
+	state = DFA_ACCEPT;
+	for (i = boundary; i < len; i++) {
+		state = (dfa_row[buf[i]] >> state) & DFA_MASK;
+		if (state == DFA_ACCEPT)
+			boundary = i + 1;
+		else if (state == DFA_ERROR)
+			break;
+	}
+	return boundary;
+}
+
+/*
  * Describe the ill-formed sequence at buf[i].  Returns false when the bytes
  * up to @len do not decide the report yet and more bytes may follow.
  */
@@ -217,10 +339,9 @@ enum utf8guard_step utf8guard_next_error(const u8 *buf, size_t len,
 	unsigned int n;
 
 	while (i < len) {
-		if (buf[i] < 0x80) {
-			i++;
-			continue;
-		}
+		i += well_formed_prefix(buf + i, len - i);
+		if (i == len)
+			break;
 		n = well_formed_length(buf + i, len - i);
 		if (n) {
 			i += n;

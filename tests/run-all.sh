@@ -22,7 +22,7 @@ mkdir -p "$logs"
 # name|command|what it covers
 SUITE_TABLE=(
 	"build|make -s cli core-freestanding|CLI (-Wall -Wextra -Werror), core freestanding"
-	"core|make -s -f tests/core/Makefile.inc core-check|core: tables, exhaustive, oracle, Kuhn, fuzz"
+	"core|make -s -f tests/core/Makefile.inc core-check|core: tables, exhaustive, block boundaries, oracle, Kuhn, fuzz"
 	"cli|tests/cli/check_test.sh build/utf8guardctl|utf8guardctl check"
 	"style|tests/harness/style-check.sh|checkpatch, kernel-doc, sparse, ABI doc"
 	"vm-test|tests/harness/vm-suite.sh test|test kernel: KUnit, fs hook, nf hook, integration, debug checks"

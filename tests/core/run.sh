@@ -8,7 +8,8 @@
 # Usage: run.sh --build DIR [--kuhn-file PATH] [--python PATH]
 #               [--fuzz-seconds N] [--exhaustive-args ARGS]
 #               [--oracle-args ARGS] [--fuzz-args ARGS] [SUITE...]
-# Suites: table exhaustive oracle kuhn fuzz (default: all, in that order).
+# Suites: table exhaustive block oracle kuhn fuzz (default: all, in that
+# order).
 
 set -u
 
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
 	--exhaustive-args) exhaustive_args=$2; shift 2 ;;
 	--oracle-args) oracle_args=$2; shift 2 ;;
 	--fuzz-args) fuzz_args=$2; shift 2 ;;
-	table|exhaustive|oracle|kuhn|fuzz) suites+=("$1"); shift ;;
+	table|exhaustive|block|oracle|kuhn|fuzz) suites+=("$1"); shift ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -39,7 +40,7 @@ if [ -z "$build" ]; then
 	echo "usage: run.sh --build DIR [options] [SUITE...]" >&2
 	exit 2
 fi
-[ ${#suites[@]} -gt 0 ] || suites=(table exhaustive oracle kuhn fuzz)
+[ ${#suites[@]} -gt 0 ] || suites=(table exhaustive block oracle kuhn fuzz)
 
 logs=$build/logs
 mkdir -p "$logs"
@@ -76,6 +77,10 @@ suite_table() {
 suite_exhaustive() {
 	# shellcheck disable=SC2086
 	"$build/exhaustive_test" $exhaustive_args
+}
+
+suite_block() {
+	"$build/block_test"
 }
 
 suite_oracle() {
