@@ -7,6 +7,7 @@
 #   make check        install what the tests need, then run every test suite
 #   make demo         boot Debian's stock kernel in qemu and show the module
 #   make fuzz         long libFuzzer run on the validator core
+#   make bench        validator speed vs simdutf, GLib, ICU, CPython
 #   make install      install the module (modules_install + depmod) and CLI
 #
 # The kernel module itself is described by ./Kbuild; this Makefile is only
@@ -71,6 +72,9 @@ check:
 demo:
 	scripts/demo.sh
 
+bench:
+	bench/validate.sh
+
 bench-fs:
 	bench/fs-create-unlink.sh
 
@@ -85,4 +89,4 @@ clean:
 	-[ -d "$(KERNELDIR)" ] && $(MAKE) -C $(KERNELDIR) M=$(CURDIR) clean
 
 .PHONY: all cli module module-install cli-install install check demo fuzz \
-	clean core-freestanding bench-fs bench-nf
+	clean core-freestanding bench bench-fs bench-nf

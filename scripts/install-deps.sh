@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # install-deps.sh - install the Debian packages `make check` and `make demo`
-# need; the one list of them.  Idempotent: asks dpkg what is missing and
-# only then runs apt-get update + install.  Needs root when something is
-# missing (Debian 12).
+# need (and with --bench, those `make bench` needs); the one list of them.
+# Idempotent: asks dpkg what is missing and only then runs apt-get update +
+# install.  Needs root when something is missing (Debian 12).
+# Usage: install-deps.sh [--bench]
 set -euo pipefail
 
 PACKAGES=(
@@ -18,6 +19,21 @@ PACKAGES=(
 	# running the VMs
 	qemu-system-x86 busybox-static e2fsprogs util-linux
 )
+
+# `make bench`: the baselines (GLib, ICU, Node's simdutf) and callgrind.
+BENCH_PACKAGES=(libglib2.0-dev libicu-dev pkg-config valgrind)
+case "${1:-}" in
+--bench)
+	PACKAGES=("${BENCH_PACKAGES[@]}")
+	# Any Node >= 18.14 has buffer.isUtf8; Debian's nodejs if there is none.
+	command -v node >/dev/null || PACKAGES+=(nodejs)
+	;;
+"") ;;
+*)
+	echo "usage: install-deps.sh [--bench]" >&2
+	exit 2
+	;;
+esac
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

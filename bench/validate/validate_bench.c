@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * validate_bench - the C side of `make bench`: our validator core (built
+ * from the very sources the module compiles) and the C baselines, timed on
+ * the corpora of corpus.c.
+ *
+ *   validate_bench write DIR
+ *	write the corpora: DIR/<kind>-text.bin (64 KiB) and
+ *	DIR/<kind>-name<SIZE>.bin (1024 names of SIZE bytes, back to back)
+ *   validate_bench time DIR [SAMPLES]
+ *	time every implementation on every corpus; one line each:
+ *	"<impl> <corpus> <unit bytes> <valid 0|1> <median ns per unit>"
+ *   validate_bench repeat IMPL FILE UNIT COUNT
+ *	validate FILE's units COUNT times and nothing else (for callgrind:
+ *	the instructions of COUNT minus those of 0 are the validation's)
+ */
+#include <errno.h>
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unicode/ustring.h>
+
+#include "corpus.h"
+#include "table_dfa.h"
+#include "utf8guard_policy.h"
+
+static const size_t name_sizes[] = { 16, 20, 60, 255 };
+#define NAME_SIZE_COUNT (sizeof(name_sizes) / sizeof(name_sizes[0]))
+/* Each timed sample lasts at least this long. */
+#define SAMPLE_NS 20000000ULL
+#define MAX_SAMPLES 99
+
+static bool with_utf8guard(const uint8_t *buf, size_t len)
+{
+	struct utf8guard_report report;
+
+	return !utf8guard_first_error(buf, len, &report);
+}
+
+static bool with_policy(const uint8_t *buf, size_t len)
+{
+	struct utf8guard_report report;
+
+	return !utf8guard_first_violation(UTF8GUARD_CLASSES_DEFAULT, buf, len,
+					  &report);
+}
+
+static bool with_glib(const uint8_t *buf, size_t len)
+{
+	return g_utf8_validate_len((const gchar *)buf, len, NULL);
+}
+
+/* Preflight (no output buffer): ICU reads all of it, or stops at an error. */
+static bool with_icu(const uint8_t *buf, size_t len)
+{
+	UErrorCode error = U_ZERO_ERROR;
+	int32_t length;
+
+	u_strFromUTF8(NULL, 0, &length, (const char *)buf, (int32_t)len,
+		      &error);
+	return error == U_ZERO_ERROR || error == U_BUFFER_OVERFLOW_ERROR ||
+	       error == U_STRING_NOT_TERMINATED_WARNING;
+}
+
+static const struct implementation {
+	const char *name;
+	bool (*valid)(const uint8_t *buf, size_t len);
+} implementations[] = {
+	{ "utf8guard", with_utf8guard },
+	{ "utf8guard-policy", with_policy },
+	{ "table-dfa", table_dfa_valid },
+	{ "glib", with_glib },
+	{ "icu", with_icu },
+};
+#define IMPLEMENTATION_COUNT \
+	(sizeof(implementations) / sizeof(implementations[0]))
+
+static void die(const char *what, const char *path)
+{
+	fprintf(stderr, "validate_bench: %s %s: %s\n", what, path,
+		strerror(errno));
+	exit(1);
+}
+
+static void write_file(const char *dir, const char *name, const uint8_t *buf,
+		       size_t len)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f))
+		die("cannot write", path);
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	uint8_t *buf;
+	long size;
+	FILE *f;
+
+	f = fopen(path, "rb");
+	if (!f || fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET))
+		die("cannot read", path);
+	buf = malloc(size ? size : 1);
+	if (!buf || fread(buf, 1, size, f) != (size_t)size)
+		die("cannot read", path);
+	fclose(f);
+	*len = size;
+	return buf;
+}
+
+static int write_corpora(const char *dir)
+{
+	static uint8_t buf[CORPUS_TEXT_SIZE];
+	uint8_t *names;
+	char file[64];
+	unsigned int kind, s, n;
+
+	for (kind = 0; kind < CORPUS_KIND_COUNT; kind++) {
+		corpus_fill(kind, 0, buf, sizeof(buf));
+		snprintf(file, sizeof(file), "%s-text.bin",
+			 corpus_kind_name(kind));
+		write_file(dir, file, buf, sizeof(buf));
+		for (s = 0; s < NAME_SIZE_COUNT; s++) {
+			size_t size = name_sizes[s];
+
+			names = malloc(CORPUS_NAMES * size);
+			if (!names)
+				die("out of memory for", "names");
+			for (n = 0; n < CORPUS_NAMES; n++)
+				corpus_fill(kind, n + 1, names + n * size,
+					    size);
+			snprintf(file, sizeof(file), "%s-name%zu.bin",
+				 corpus_kind_name(kind), size);
+			write_file(dir, file, names, CORPUS_NAMES * size);
+			free(names);
+		}
+	}
+	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
+
+static volatile unsigned long sink;
+
+/* One pass over every unit of @buf; returns how many were valid. */
+static size_t pass(const struct implementation *impl, const uint8_t *buf,
+		   size_t len, size_t unit)
+{
+	size_t at, valid = 0;
+
+	for (at = 0; at + unit <= len; at += unit)
+		valid += impl->valid(buf + at, unit);
+	return valid;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median time of one unit over @samples samples of SAMPLE_NS or more. */
+static double time_units(const struct implementation *impl,
+			 const uint8_t *buf, size_t len, size_t unit,
+			 unsigned int samples)
+{
+	uint64_t times[MAX_SAMPLES], start, elapsed;
+	unsigned long passes = 1, p;
+	unsigned int s;
+
+	/* Calibrate: enough passes for one sample to last SAMPLE_NS. */
+	for (;;) {
+		start = now_ns();
+		for (p = 0; p < passes; p++)
+			sink += pass(impl, buf, len, unit);
+		elapsed = now_ns() - start;
+		if (elapsed >= SAMPLE_NS)
+			break;
+		passes *= elapsed < SAMPLE_NS / 16 ? 8 : 2;
+	}
+	for (s = 0; s < samples; s++) {
+		start = now_ns();
+		for (p = 0; p < passes; p++)
+			sink += pass(impl, buf, len, unit);
+		times[s] = now_ns() - start;
+	}
+	qsort(times, samples, sizeof(times[0]), compare_u64);
+	return (double)times[samples / 2] / passes / (len / unit);
+}
+
+static void time_corpus(const char *dir, const char *corpus, size_t unit,
+			unsigned int samples)
+{
+	char path[4096];
+	const struct implementation *impl;
+	uint8_t *buf;
+	size_t len, valid;
+	unsigned int i;
+
+	snprintf(path, sizeof(path), "%s/%s.bin", dir, corpus);
+	buf = read_file(path, &len);
+	for (i = 0; i < IMPLEMENTATION_COUNT; i++) {
+		impl = &implementations[i];
+		valid = pass(impl, buf, len, unit);
+		printf("%s %s %zu %d %.3f\n", impl->name, corpus, unit,
+		       valid == len / unit,
+		       time_units(impl, buf, len, unit, samples));
+		fflush(stdout);
+	}
+	free(buf);
+}
+
+static int time_all(const char *dir, unsigned int samples)
+{
+	char corpus[64];
+	unsigned int kind, s;
+
+	for (kind = 0; kind < CORPUS_KIND_COUNT; kind++) {
+		snprintf(corpus, sizeof(corpus), "%s-text",
+			 corpus_kind_name(kind));
+		time_corpus(dir, corpus, CORPUS_TEXT_SIZE, samples);
+		for (s = 0; s < NAME_SIZE_COUNT; s++) {
+			snprintf(corpus, sizeof(corpus), "%s-name%zu",
+				 corpus_kind_name(kind), name_sizes[s]);
+			time_corpus(dir, corpus, name_sizes[s], samples);
+		}
+	}
+	return 0;
+}
+
+static int repeat(const char *name, const char *path, size_t unit,
+		  unsigned long count)
+{
+	const struct implementation *impl = NULL;
+	unsigned long k;
+	uint8_t *buf;
+	size_t len;
+	unsigned int i;
+
+	for (i = 0; i < IMPLEMENTATION_COUNT; i++)
+		if (!strcmp(implementations[i].name, name))
+			impl = &implementations[i];
+	if (!impl || !unit) {
+		fprintf(stderr, "validate_bench: no implementation '%s' or unit 0\n",
+			name);
+		return 2;
+	}
+	buf = read_file(path, &len);
+	for (k = 0; k < count; k++)
+		sink += pass(impl, buf, len, unit);
+	free(buf);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int samples = 11;
+
+	table_dfa_init();
+	if (argc == 3 && !strcmp(argv[1], "write"))
+		return write_corpora(argv[2]);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "time")) {
+		if (argc == 4)
+			samples = strtoul(argv[3], NULL, 10);
+		if (samples < 1 || samples > MAX_SAMPLES) {
+			fprintf(stderr, "validate_bench: samples must be 1..%d\n",
+				MAX_SAMPLES);
+			return 2;
+		}
+		return time_all(argv[2], samples);
+	}
+	if (argc == 6 && !strcmp(argv[1], "repeat"))
+		return repeat(argv[2], argv[3], strtoul(argv[4], NULL, 10),
+			      strtoul(argv[5], NULL, 10));
+	fprintf(stderr,
+		"usage: validate_bench write DIR\n"
+		"       validate_bench time DIR [SAMPLES]\n"
+		"       validate_bench repeat IMPL FILE UNIT COUNT\n");
+	return 2;
+}
