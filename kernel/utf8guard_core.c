@@ -196,6 +196,8 @@ static inline u64 dfa_block(u64 state, const u8 *p)
 {
 	unsigned int k;
 
+	/* Unrolled: four instructions a byte, one of them on the chain. */
+#pragma GCC unroll 16
 	for (k = 0; k < DFA_BLOCK; k++)
 		state = dfa_row[p[k]] >> (state & DFA_MASK);
 	return state & DFA_MASK;
