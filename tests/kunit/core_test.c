@@ -109,6 +109,82 @@ static void core_stream_byte_by_byte(struct kunit *test)
 	}
 }
 
+/* Fill @buf[@from..@to) with whole @n-byte @filler characters, then 'x'. */
+static void fill(u8 *buf, size_t from, size_t to, const u8 *filler, size_t n)
+{
+	while (from < to) {
+		if (to - from >= n) {
+			memcpy(buf + from, filler, n);
+			from += n;
+		} else {
+			buf[from++] = 'x';
+		}
+	}
+}
+
+/*
+ * The fast path's 16-byte blocks, as the kernel compiles them: every table
+ * case put across the first and second block boundary of a 48-byte buffer
+ * of 1- to 4-byte characters gives the case's own report, and that of the
+ * same buffer streamed byte by byte (which never fills a block).
+ */
+static void core_blocks_match_bytewise(struct kunit *test)
+{
+	static const u8 fillers[][4] = {
+		{ 'a' }, { 0xc3, 0xa9 }, { 0xe2, 0x82, 0xac },
+		{ 0xf0, 0x9f, 0x98, 0x80 },
+	};
+	static const size_t offsets[] = { 11, 13, 15, 16, 17, 29, 31, 32 };
+	struct utf8guard_stream stream;
+	struct utf8guard_report whole;
+	u8 bytes[16], buf[48];
+	size_t k, f, o, i, len, at;
+	bool bad;
+
+	for (k = 0; k < ARRAY_SIZE(core_cases); k++) {
+		const struct core_case *c = &core_cases[k];
+
+		len = case_bytes(test, c, bytes, sizeof(bytes));
+		for (f = 0; f < ARRAY_SIZE(fillers); f++) {
+			for (o = 0; o < ARRAY_SIZE(offsets); o++) {
+				at = offsets[o];
+				fill(buf, 0, at, fillers[f], f + 1);
+				memcpy(buf + at, bytes, len);
+				fill(buf, at + len, sizeof(buf), fillers[f],
+				     f + 1);
+
+				bad = utf8guard_first_error(buf, sizeof(buf),
+							    &whole);
+				utf8guard_stream_init(&stream);
+				for (i = 0; i < sizeof(buf); i++)
+					utf8guard_stream_feed(&stream, buf + i,
+							      1, NULL, NULL);
+				utf8guard_stream_end(&stream, NULL, NULL);
+				KUNIT_EXPECT_EQ_MSG(test, bad, !c->valid,
+						    "%s, filler %zu, at %zu",
+						    c->name, f, at);
+				KUNIT_EXPECT_EQ_MSG(test, stream.errors != 0,
+						    bad, "%s, filler %zu, at %zu",
+						    c->name, f, at);
+				if (!bad || !stream.errors)
+					continue;
+				KUNIT_EXPECT_EQ_MSG(test, whole.offset,
+						    at + c->offset,
+						    "%s, filler %zu, at %zu",
+						    c->name, f, at);
+				KUNIT_EXPECT_EQ(test, whole.offset,
+						stream.first.offset);
+				KUNIT_EXPECT_EQ(test, whole.length,
+						stream.first.length);
+				KUNIT_EXPECT_EQ(test, whole.reason,
+						stream.first.reason);
+				KUNIT_EXPECT_EQ(test, whole.codepoint,
+						stream.first.codepoint);
+			}
+		}
+	}
+}
+
 static void core_scan_counts_maximal_subparts(struct kunit *test)
 {
 	/* c0 | ae | 41 | 80: three errors, as three U+FFFD. */
@@ -166,6 +242,7 @@ static void core_reason_words(struct kunit *test)
 static struct kunit_case core_test_cases[] = {
 	KUNIT_CASE(core_table),
 	KUNIT_CASE(core_stream_byte_by_byte),
+	KUNIT_CASE(core_blocks_match_bytewise),
 	KUNIT_CASE(core_scan_counts_maximal_subparts),
 	KUNIT_CASE(core_large_buffer),
 	KUNIT_CASE(core_reason_words),
