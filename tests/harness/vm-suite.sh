@@ -5,23 +5,33 @@
 #   test   the project's debug test kernel (KUnit + KASAN, UBSAN, lockdep,
 #          kmemleak, panic_on_warn): KUnit suites, then the fs hook, nf
 #          hook and integration suites (guest-run-test-kernel.sh)
-#   stock  Debian's stock linux-image-amd64 with modules built against
-#          linux-headers-amd64: the fs hook, nf hook and integration
-#          suites (guest-run-stock-kernel.sh)
+#   stock [NAME]
+#          a Debian kernel with modules built against its headers: the fs
+#          hook, nf hook and integration suites (guest-run-stock-kernel.sh).
+#          NAME is a row of tests/vm/kernels.conf (the kernel matrix:
+#          6.1, 6.12, 6.12-rt); without it, the kernel linux-image-amd64
+#          depends on.
 #
 # Builds the modules for that kernel (warning-free, W=1), an initramfs with
 # them and the guest tools, boots it (tests/vm/run-vm.sh judges: success
 # only through the second serial port, no kernel splat), and for the test
 # kernel parses the KUnit results with kunit.py.  The last stdout line is
 # a summary: "<kind>: N passed, N failed[, kunit ...]".
-# Usage: vm-suite.sh test|stock
+# Usage: vm-suite.sh test | stock [NAME]
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 vm=$top/tests/vm
-kind=${1:?usage: vm-suite.sh test|stock}
+kind=${1:?usage: vm-suite.sh test | stock [NAME]}
+name=${2:-}
+stock_kernel=("$vm/stock-kernel.sh")
 out=$top/build/vm-$kind
+if [ -n "$name" ]; then
+	[ "$kind" = stock ] || { echo "usage: vm-suite.sh test | stock [NAME]" >&2; exit 2; }
+	stock_kernel+=(--kernel "$name")
+	out=$out-$name
+fi
 mkdir -p "$out"
 
 case $kind in
@@ -31,12 +41,12 @@ test)
 	guest=$here/guest-run-test-kernel.sh
 	;;
 stock)
-	tree=$("$vm/stock-kernel.sh" --build)
-	image=$("$vm/stock-kernel.sh" --image)
+	tree=$("${stock_kernel[@]}" --build)
+	image=$("${stock_kernel[@]}" --image)
 	guest=$here/guest-run-stock-kernel.sh
 	;;
 *)
-	echo "usage: vm-suite.sh test|stock" >&2
+	echo "usage: vm-suite.sh test | stock [NAME]" >&2
 	exit 2
 	;;
 esac
@@ -58,7 +68,7 @@ rm -rf "$out/9p-share"
 mkdir -p "$out/9p-share"
 tree_args=()
 if [ "$kind" = stock ]; then
-	"$vm/stock-modules.sh" "$("$vm/stock-kernel.sh" --version)" \
+	"$vm/stock-modules.sh" "$("${stock_kernel[@]}" --version)" \
 		"$out/stock-modules" crc32c_generic ext4 loop 9p 9pnet_virtio \
 		virtio_pci nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6 veth
 	tree_args=(--tree "$out/stock-modules")
@@ -90,7 +100,7 @@ status=0
 counts=$(grep -aEo '^[0-9]+ passed, [0-9]+ failed' "$out/console.log" |
 	awk '{ p += $1; f += $3; n++ } END { if (n) printf "%d passed, %d failed (%d suites)", p, f, n }')
 counts=${counts:-no result line}
-summary="$kind: $counts"
+summary="$kind${name:+-$name}: $counts"
 if [ "$kind" = test ]; then
 	if kunit=$("$vm/kunit-parse.sh" "$out/console.log" --suites 3 2>&1 | tail -n 1); then
 		summary="$summary, kunit: $kunit"
