@@ -34,6 +34,17 @@ if [ -n "$name" ]; then
 fi
 mkdir -p "$out"
 
+# The last-but-one stdout line, for run-all.sh's kernel matrix table:
+#   matrix: KERNEL build=ok|FAIL [SUITE=PASSED/FAILED/EXIT]... vm=PASS|FAIL
+# (SUITE from the guest's "utf8guard-suite: SUITE exit N" lines).
+matrix_build=FAIL
+matrix_suites=
+matrix_vm=-
+report_matrix() {
+	echo "matrix: ${name:-$kind} build=$matrix_build$matrix_suites vm=$matrix_vm"
+}
+trap report_matrix EXIT
+
 case $kind in
 test)
 	tree=$("$vm/build-test-kernel.sh" | tail -n 1)
@@ -52,6 +63,7 @@ stock)
 esac
 
 "$here/build-modules.sh" "$tree" "$out/modules"
+matrix_build=ok
 guest_cc=(gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror
 	-I "$top/userspace")
 "${guest_cc[@]}" -o "$out/guest_write" "$top/tests/module/guest_write.c"
@@ -95,6 +107,27 @@ status=0
 "$vm/run-vm.sh" --kernel "$image" --initrd "$out/initrd.cpio.gz" \
 	--log "$out/console.log" --timeout 2400 --mem 1536 \
 	--virtfs "$out/9p-share" || status=1
+# The matrix must test the kernel it names: its release, and PREEMPT_RT
+# when its configuration says so.
+if [ "$kind" = stock ]; then
+	release=$("${stock_kernel[@]}" --version)
+	booted=$(tr -d '\r' <"$out/console.log" | sed -n 's/^utf8guard-kernel: //p' | head -n 1)
+	if [ "${booted%% *}" != "$release" ]; then
+		echo "vm-suite: the guest ran '${booted:-nothing}', not $release" >&2
+		status=1
+	elif grep -qx 'CONFIG_PREEMPT_RT=y' "$tree/include/config/auto.conf" &&
+		[[ "$booted" != *PREEMPT_RT* ]]; then
+		echo "vm-suite: $release is configured PREEMPT_RT but the guest kernel says: $booted" >&2
+		status=1
+	fi
+fi
+matrix_vm=$([ $status -eq 0 ] && echo PASS || echo FAIL)
+matrix_suites=$(tr -d '\r' <"$out/console.log" | awk '
+	/^[0-9]+ passed, [0-9]+ failed/ { last = $1 "/" $3 }
+	/^utf8guard-suite: [^ ]+ exit [0-9]+$/ {
+		printf " %s=%s/%s", $2, (last == "" ? "-/-" : last), $4
+		last = ""
+	}')
 
 # One "N passed, N failed" line per guest suite; sum them.
 counts=$(grep -aEo '^[0-9]+ passed, [0-9]+ failed' "$out/console.log" |
@@ -109,5 +142,7 @@ if [ "$kind" = test ]; then
 		status=1
 	fi
 fi
+trap - EXIT
+report_matrix
 echo "$summary"
 exit $status
