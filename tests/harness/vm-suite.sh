@@ -41,7 +41,8 @@ matrix_build=FAIL
 matrix_suites=
 matrix_vm=-
 report_matrix() {
-	echo "matrix: ${name:-$kind} build=$matrix_build$matrix_suites vm=$matrix_vm"
+	[ "$kind" = stock ] || return 0
+	echo "matrix: ${name:-stock} build=$matrix_build$matrix_suites vm=$matrix_vm"
 }
 trap report_matrix EXIT
 
