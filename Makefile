@@ -8,7 +8,8 @@
 #   make demo         boot Debian's stock kernel in qemu and show the module
 #   make fuzz         long libFuzzer run on the validator core
 #   make bench        validator speed vs simdutf, GLib, ICU, CPython
-#   make install      install the module (modules_install + depmod) and CLI
+#   make install      install the module (modules_install + depmod) and CLI;
+#                     SIGN_KEY=... SIGN_CERT=... sign the modules first
 #
 # The kernel module itself is described by ./Kbuild; this Makefile is only
 # the user-facing front end.
@@ -57,7 +58,46 @@ module:
 	fi
 	$(MAKE) -C $(KERNELDIR) M=$(CURDIR) modules
 
-module-install: module
+# Module signing, for Secure Boot or module.sig_enforce=1: with SIGN_KEY
+# (private key, PEM) and SIGN_CERT (its X.509 certificate, PEM or DER),
+# `make install` relinks the modules and signs each one with the kernel's
+# scripts/sign-file before installing it.  The kernel must trust the
+# certificate (enrolled as a MOK: Documentation/admin-guide.rst).
+SIGN_KEY ?=
+SIGN_CERT ?=
+SIGN_FILE ?= $(KERNELDIR)/scripts/sign-file
+SIGN_HASH ?= $(or $(shell sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$$/\1/p' \
+	$(KERNELDIR)/include/config/auto.conf 2>/dev/null),sha256)
+
+.PHONY: module-sign
+module-sign:
+	@if [ -z "$(SIGN_KEY)$(SIGN_CERT)" ]; then exit 0; fi; \
+	if [ -z "$(SIGN_KEY)" ] || [ -z "$(SIGN_CERT)" ]; then \
+		echo "error: module signing needs both SIGN_KEY=<private key> and SIGN_CERT=<certificate>" >&2; \
+		exit 2; \
+	fi; \
+	for f in "$(SIGN_KEY)" "$(SIGN_CERT)"; do \
+		if [ ! -f "$$f" ] || [ ! -r "$$f" ]; then \
+			echo "error: cannot read $$f (SIGN_KEY/SIGN_CERT): no such file, not a file, or no permission" >&2; \
+			exit 2; \
+		fi; \
+	done; \
+	if [ ! -x "$(SIGN_FILE)" ]; then \
+		echo "error: no $(SIGN_FILE): install the kernel's headers, or name the tool: SIGN_FILE=/path/to/sign-file" >&2; \
+		exit 2; \
+	fi
+	rm -f $(CURDIR)/*.ko
+	$(MAKE) --no-print-directory module
+	@if [ -n "$(SIGN_KEY)" ]; then \
+		for ko in $(CURDIR)/*.ko; do \
+			"$(SIGN_FILE)" "$(SIGN_HASH)" "$(SIGN_KEY)" "$(SIGN_CERT)" "$$ko" || exit 1; \
+			echo "signed $${ko##*/} ($(SIGN_HASH), $(SIGN_CERT))"; \
+		done; \
+	fi
+
+# The modules are relinked (rm *.ko) before every install: signed exactly
+# once with a key, not signed without one, whatever was installed before.
+module-install: module-sign
 	$(MAKE) -C $(KERNELDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) modules_install
 	$(DEPMOD) -b "$(or $(DESTDIR),/)" -a $(KERNELRELEASE)
 

@@ -11,6 +11,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
+#include "compat.h"
 #include "policy_state.h"
 #include "stats.h"
 #include "sysfs.h"

@@ -25,16 +25,28 @@ SUITE_TABLE=(
 	"core|make -s -f tests/core/Makefile.inc core-check|core: tables, exhaustive, block boundaries, oracle, Kuhn, fuzz"
 	"cli|tests/cli/check_test.sh build/utf8guardctl|utf8guardctl check"
 	"style|tests/harness/style-check.sh|checkpatch, kernel-doc, sparse, ABI doc"
+	"sign|tests/harness/sign-test.sh|make install SIGN_KEY/SIGN_CERT: signed modules, modinfo, openssl"
 	"vm-test|tests/harness/vm-suite.sh test|test kernel: KUnit, fs hook, nf hook, integration, debug checks"
-	"vm-stock|tests/harness/vm-suite.sh stock|Debian stock kernel: fs hook, nf hook, integration"
 )
+# The kernel matrix (tests/vm/kernels.conf): one vm-stock-NAME suite per
+# kernel, each building the modules W=1 and running the fs hook, nf hook
+# and integration suites on it.  SUITES=vm-stock selects them all.
+kernels=$("$top/tests/vm/stock-kernel.sh" --list) || {
+	echo "run-all: cannot read the kernel matrix (tests/vm/kernels.conf)" >&2
+	exit 2
+}
+for kernel in $kernels; do
+	SUITE_TABLE+=("vm-stock-$kernel|tests/harness/vm-suite.sh stock $kernel|Debian $kernel kernel: build, fs hook, nf hook, integration")
+done
 
 passed=0
 failed=0
 summary=()
+matrix=()
 for row in "${SUITE_TABLE[@]}"; do
 	IFS='|' read -r name command what <<<"$row"
-	if [ -n "${SUITES:-}" ] && [[ " $SUITES " != *" $name "* ]]; then
+	if [ -n "${SUITES:-}" ] && [[ " $SUITES " != *" $name "* ]] &&
+		! { [[ "$name" == vm-stock-* ]] && [[ " $SUITES " == *" vm-stock "* ]]; }; then
 		continue
 	fi
 	echo "=== $name: $what"
@@ -54,11 +66,43 @@ for row in "${SUITE_TABLE[@]}"; do
 		tail -n 30 "$logs/$name.log"
 	fi
 	echo "=== $name: $result in ${secs}s ${counts:+($counts)}"
-	summary+=("$(printf '%-9s %-5s %5ss  %s' "$name" "$result" "$secs" "${counts:-}")")
+	summary+=("$(printf '%-16s %-5s %5ss  %s' "$name" "$result" "$secs" "${counts:-}")")
+	# The VM suites' "matrix:" line: one row of the kernel matrix table.
+	row=$(grep -a '^matrix: ' "$logs/$name.log" | tail -n 1)
+	[ -z "$row" ] || matrix+=("$row time=${secs}s result=$result")
 done
 
 echo
-echo "suite     result  time  counts"
+echo "suite            result  time  counts"
 printf '%s\n' "${summary[@]}"
+if ((${#matrix[@]})); then
+	# kernel x guest suite: passed/failed tests, FAIL if the suite failed
+	echo
+	printf '%-8s %-6s %-11s %-11s %-11s %-11s %-5s %6s  %s\n' kernel build \
+		fs nf integration fs-locked vm time result
+	for row in "${matrix[@]}"; do
+		declare -A cell=()
+		for field in ${row#matrix: * }; do
+			cell[${field%%=*}]=${field#*=}
+		done
+		kernel=$(cut -d' ' -f2 <<<"$row")
+		line=$(printf '%-8s %-6s' "$kernel" "${cell[build]}")
+		for s in fs nf integration fs-locked; do
+			v=${cell[$s]:-}
+			if [ -z "$v" ]; then
+				v=-
+			elif [ "${v##*/}" != 0 ]; then
+				v="FAIL ${v%/*}"
+			else
+				v=${v%/*}
+			fi
+			line+=$(printf ' %-11s' "$v")
+		done
+		line+=$(printf ' %-5s %6s  %s' "${cell[vm]}" "${cell[time]}" "${cell[result]}")
+		echo "$line"
+		unset cell
+	done
+	echo "(guest suites: tests passed/failed; FAIL: the suite exited non-zero)"
+fi
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -12,6 +12,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
+#include "compat.h"
 #include "fs_hook.h"
 #include "utf8guard_version.h"
 

@@ -13,6 +13,7 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 
+#include "compat.h"
 #include "net_hook.h"
 #include "utf8guard_version.h"
 

@@ -12,6 +12,7 @@
 
 #include <linux/err.h>
 #include <linux/mutex.h>
+#include <linux/pid.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>

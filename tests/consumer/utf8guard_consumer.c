@@ -141,7 +141,6 @@ static const struct file_operations consumer_fops = {
 	.open = consumer_open,
 	.read = consumer_read,
 	.write = consumer_write,
-	.llseek = no_llseek,
 };
 
 /* Self-check of the exported core at load: the README's attack. */

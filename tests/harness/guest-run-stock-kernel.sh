@@ -1,14 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# /utf8guard/run.sh on Debian's STOCK kernel: the filesystem hook suite,
-# the netfilter hook suite, then the integration suite (which ends by locking, pinning utf8guard.ko
-# until reboot), then the fs hook's checks under that lock.
+# /utf8guard/run.sh on a Debian kernel of the matrix: the filesystem hook
+# suite, the netfilter hook suite, then the integration suite (which ends
+# by locking, pinning utf8guard.ko until reboot), then the fs hook's checks
+# under that lock.  After each, a line "utf8guard-suite: NAME exit STATUS"
+# tells vm-suite.sh whose "N passed, N failed" line came just before;
+# "utf8guard-kernel: RELEASE VERSION" which kernel ran them (PREEMPT_RT?).
 set -u
 mods=/utf8guard/modules
 tools=/utf8guard/tools
 status=0
-sh $tools/fs_hook_test.sh $mods $tools || status=1
-sh $tools/nf_hook_test.sh $mods $tools || status=1
-sh $tools/integration_test.sh $mods $tools || status=1
-sh $tools/fs_hook_test.sh --after-lock $mods $tools || status=1
+echo "utf8guard-kernel: $(uname -r) $(uname -v)"
+run() {
+	name=$1
+	shift
+	sh "$@"
+	rc=$?
+	echo "utf8guard-suite: $name exit $rc"
+	[ $rc -eq 0 ] || status=1
+}
+run fs $tools/fs_hook_test.sh $mods $tools
+run nf $tools/nf_hook_test.sh $mods $tools
+run integration $tools/integration_test.sh $mods $tools
+run fs-locked $tools/fs_hook_test.sh --after-lock $mods $tools
 exit $status

@@ -5,24 +5,46 @@
 #   test   the project's debug test kernel (KUnit + KASAN, UBSAN, lockdep,
 #          kmemleak, panic_on_warn): KUnit suites, then the fs hook, nf
 #          hook and integration suites (guest-run-test-kernel.sh)
-#   stock  Debian's stock linux-image-amd64 with modules built against
-#          linux-headers-amd64: the fs hook, nf hook and integration
-#          suites (guest-run-stock-kernel.sh)
+#   stock [NAME]
+#          a Debian kernel with modules built against its headers: the fs
+#          hook, nf hook and integration suites (guest-run-stock-kernel.sh).
+#          NAME is a row of tests/vm/kernels.conf (the kernel matrix:
+#          6.1, 6.12, 6.12-rt); without it, the kernel linux-image-amd64
+#          depends on.
 #
 # Builds the modules for that kernel (warning-free, W=1), an initramfs with
 # them and the guest tools, boots it (tests/vm/run-vm.sh judges: success
 # only through the second serial port, no kernel splat), and for the test
 # kernel parses the KUnit results with kunit.py.  The last stdout line is
 # a summary: "<kind>: N passed, N failed[, kunit ...]".
-# Usage: vm-suite.sh test|stock
+# Usage: vm-suite.sh test | stock [NAME]
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 vm=$top/tests/vm
-kind=${1:?usage: vm-suite.sh test|stock}
+kind=${1:?usage: vm-suite.sh test | stock [NAME]}
+name=${2:-}
+stock_kernel=("$vm/stock-kernel.sh")
 out=$top/build/vm-$kind
+if [ -n "$name" ]; then
+	[ "$kind" = stock ] || { echo "usage: vm-suite.sh test | stock [NAME]" >&2; exit 2; }
+	stock_kernel+=(--kernel "$name")
+	out=$out-$name
+fi
 mkdir -p "$out"
+
+# The last-but-one stdout line, for run-all.sh's kernel matrix table:
+#   matrix: KERNEL build=ok|FAIL [SUITE=PASSED/FAILED/EXIT]... vm=PASS|FAIL
+# (SUITE from the guest's "utf8guard-suite: SUITE exit N" lines).
+matrix_build=FAIL
+matrix_suites=
+matrix_vm=-
+report_matrix() {
+	[ "$kind" = stock ] || return 0
+	echo "matrix: ${name:-stock} build=$matrix_build$matrix_suites vm=$matrix_vm"
+}
+trap report_matrix EXIT
 
 case $kind in
 test)
@@ -31,17 +53,18 @@ test)
 	guest=$here/guest-run-test-kernel.sh
 	;;
 stock)
-	tree=$("$vm/stock-kernel.sh" --build)
-	image=$("$vm/stock-kernel.sh" --image)
+	tree=$("${stock_kernel[@]}" --build)
+	image=$("${stock_kernel[@]}" --image)
 	guest=$here/guest-run-stock-kernel.sh
 	;;
 *)
-	echo "usage: vm-suite.sh test|stock" >&2
+	echo "usage: vm-suite.sh test | stock [NAME]" >&2
 	exit 2
 	;;
 esac
 
 "$here/build-modules.sh" "$tree" "$out/modules"
+matrix_build=ok
 guest_cc=(gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror
 	-I "$top/userspace")
 "${guest_cc[@]}" -o "$out/guest_write" "$top/tests/module/guest_write.c"
@@ -58,7 +81,7 @@ rm -rf "$out/9p-share"
 mkdir -p "$out/9p-share"
 tree_args=()
 if [ "$kind" = stock ]; then
-	"$vm/stock-modules.sh" "$("$vm/stock-kernel.sh" --version)" \
+	"$vm/stock-modules.sh" "$("${stock_kernel[@]}" --version)" \
 		"$out/stock-modules" crc32c_generic ext4 loop 9p 9pnet_virtio \
 		virtio_pci nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6 veth
 	tree_args=(--tree "$out/stock-modules")
@@ -85,12 +108,33 @@ status=0
 "$vm/run-vm.sh" --kernel "$image" --initrd "$out/initrd.cpio.gz" \
 	--log "$out/console.log" --timeout 2400 --mem 1536 \
 	--virtfs "$out/9p-share" || status=1
+# The matrix must test the kernel it names: its release, and PREEMPT_RT
+# when its configuration says so.
+if [ "$kind" = stock ]; then
+	release=$("${stock_kernel[@]}" --version)
+	booted=$(tr -d '\r' <"$out/console.log" | sed -n 's/^utf8guard-kernel: //p' | head -n 1)
+	if [ "${booted%% *}" != "$release" ]; then
+		echo "vm-suite: the guest ran '${booted:-nothing}', not $release" >&2
+		status=1
+	elif grep -qx 'CONFIG_PREEMPT_RT=y' "$tree/include/config/auto.conf" &&
+		[[ "$booted" != *PREEMPT_RT* ]]; then
+		echo "vm-suite: $release is configured PREEMPT_RT but the guest kernel says: $booted" >&2
+		status=1
+	fi
+fi
+matrix_vm=$([ $status -eq 0 ] && echo PASS || echo FAIL)
+matrix_suites=$(tr -d '\r' <"$out/console.log" | awk '
+	/^[0-9]+ passed, [0-9]+ failed/ { last = $1 "/" $3 }
+	/^utf8guard-suite: [^ ]+ exit [0-9]+$/ {
+		printf " %s=%s/%s", $2, (last == "" ? "-/-" : last), $4
+		last = ""
+	}')
 
 # One "N passed, N failed" line per guest suite; sum them.
 counts=$(grep -aEo '^[0-9]+ passed, [0-9]+ failed' "$out/console.log" |
 	awk '{ p += $1; f += $3; n++ } END { if (n) printf "%d passed, %d failed (%d suites)", p, f, n }')
 counts=${counts:-no result line}
-summary="$kind: $counts"
+summary="$kind${name:+-$name}: $counts"
 if [ "$kind" = test ]; then
 	if kunit=$("$vm/kunit-parse.sh" "$out/console.log" --suites 3 2>&1 | tail -n 1); then
 		summary="$summary, kunit: $kunit"
@@ -99,5 +143,7 @@ if [ "$kind" = test ]; then
 		status=1
 	fi
 fi
+trap - EXIT
+report_matrix
 echo "$summary"
 exit $status

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one place for differences between kernel versions and
+ * configurations: every test of LINUX_VERSION_CODE or of a kernel feature
+ * lives here, so that the logic files stay free of them.  Each module's
+ * main.c includes it.
+ *
+ * Tested every run (tests/vm/kernels.conf): Debian 12's 6.1 and the
+ * bookworm-backports 6.12, generic and PREEMPT_RT flavours.  Differences
+ * met so far were solved without a version test, so nothing is keyed here
+ * yet:
+ * - 6.12 moved task_pid_nr() to <linux/pid.h>: included where used (the
+ *   header exists on 6.1 too);
+ * - 6.12 removed no_llseek: the test consumer's open() is
+ *   nonseekable_open(), so it needs no .llseek at all.
+ * PREEMPT_RT needs nothing either: the fs hook's kprobe handlers take no
+ * lock and allocate nothing (Documentation/admin-guide.rst, "Supported
+ * kernels").
+ */
+#ifndef UTF8GUARD_COMPAT_H
+#define UTF8GUARD_COMPAT_H
+
+#include <linux/version.h>
+
+/*
+ * Older kernels were never tested, and the fs hook's return stub relies
+ * on assembler macros (ANNOTATE_NOENDBR, ASM_RET) that they may lack:
+ * refuse to build, with a message, rather than fail somewhere below.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "utf8guard needs Linux 6.1 or later (tested: 6.1, 6.12, 6.12-rt); see Documentation/admin-guide.rst, Supported kernels"
+#endif
+
+#endif /* UTF8GUARD_COMPAT_H */
