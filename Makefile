@@ -14,6 +14,14 @@
 # The kernel module itself is described by ./Kbuild; this Makefile is only
 # the user-facing front end.
 
+# KERNELDIR alone names the kernel: its release is read from the tree
+# (UTS_RELEASE: Debian's include/config/kernel.release lacks the ABI).
+ifdef KERNELDIR
+ifndef KERNELRELEASE
+KERNELRELEASE := $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
+	$(KERNELDIR)/include/generated/utsrelease.h 2>/dev/null)
+endif
+endif
 KERNELRELEASE ?= $(shell uname -r)
 KERNELDIR ?= /lib/modules/$(KERNELRELEASE)/build
 PREFIX ?= /usr
@@ -98,6 +106,10 @@ module-sign:
 # The modules are relinked (rm *.ko) before every install: signed exactly
 # once with a key, not signed without one, whatever was installed before.
 module-install: module-sign
+	@if [ -z "$(KERNELRELEASE)" ]; then \
+		echo "error: cannot tell the release of $(KERNELDIR) (no include/generated/utsrelease.h): set KERNELRELEASE=" >&2; \
+		exit 2; \
+	fi
 	$(MAKE) -C $(KERNELDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) modules_install
 	$(DEPMOD) -b "$(or $(DESTDIR),/)" -a $(KERNELRELEASE)
 
