@@ -90,26 +90,6 @@ static void second_byte_range(u8 lead, u8 *lo, u8 *hi)
 		*hi = 0x8F;
 }
 
-/* Length of the well-formed sequence at @p, or 0 if there is none. */
-static unsigned int well_formed_length(const u8 *p, size_t avail)
-{
-	unsigned int n = strict_length(p[0]);
-	unsigned int k;
-	u8 lo, hi;
-
-	if (n == 0 || n > avail)
-		return 0;
-	if (n == 1)
-		return 1;
-	second_byte_range(p[0], &lo, &hi);
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (k = 2; k < n; k++)
-		if (!is_continuation(p[k]))
-			return 0;
-	return n;
-}
-
 /* Maximal subpart at @p: the longest prefix of any well-formed sequence. */
 static unsigned int maximal_subpart(const u8 *p, size_t avail)
 {
@@ -337,25 +317,15 @@ enum utf8guard_step utf8guard_next_error(const u8 *buf, size_t len,
 					 size_t *pos, bool at_end,
 					 struct utf8guard_report *report)
 {
-	size_t i = *pos;
-	unsigned int n;
+	size_t i = *pos + well_formed_prefix(buf + *pos, len - *pos);
 
-	while (i < len) {
-		i += well_formed_prefix(buf + i, len - i);
-		if (i == len)
-			break;
-		n = well_formed_length(buf + i, len - i);
-		if (n) {
-			i += n;
-			continue;
-		}
-		*pos = i;
-		if (!describe_error(buf, len, i, at_end, report))
-			return UTF8GUARD_STEP_NEED_MORE;
-		return UTF8GUARD_STEP_ERROR;
-	}
-	*pos = len;
-	return UTF8GUARD_STEP_CLEAN;
+	*pos = i;
+	if (i == len)
+		return UTF8GUARD_STEP_CLEAN;
+	/* The prefix is exact: the sequence at i is ill-formed or cut. */
+	if (!describe_error(buf, len, i, at_end, report))
+		return UTF8GUARD_STEP_NEED_MORE;
+	return UTF8GUARD_STEP_ERROR;
 }
 UTF8GUARD_EXPORT(utf8guard_next_error);
 
