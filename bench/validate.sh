@@ -3,7 +3,9 @@
 # validate.sh - `make bench`: how fast the validator core is, side by side
 # with simdutf (Node's buffer.isUtf8), GLib's g_utf8_validate_len, ICU's
 # u_strFromUTF8 (preflight), CPython's strict decode and a plain
-# byte-at-a-time table DFA, in one run on this machine's real CPU (no VM).
+# byte-at-a-time table DFA (the core's own table, walked a byte and a test
+# at a time: bench/validate/core_bytewise.c), in one run on this machine's
+# real CPU (no VM).
 # A benchmark, not a test: it reports, it does not judge (exit status 0
 # whenever the measurement ran and every implementation agreed on which
 # inputs are valid).
@@ -52,9 +54,8 @@ mkdir -p "$out/corpus"
 flags=$(pkg-config --cflags --libs glib-2.0 icu-uc)
 # shellcheck disable=SC2086
 ${CC:-cc} -std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$top/kernel" -I"$src" \
-	-o "$out/validate_bench" "$src"/corpus.c "$src"/table_dfa.c \
-	"$src"/validate_bench.c "$top/kernel/utf8guard_core.c" \
-	"$top/kernel/utf8guard_policy.c" $flags
+	-o "$out/validate_bench" "$src"/corpus.c "$src"/core_bytewise.c \
+	"$src"/validate_bench.c "$top/kernel/utf8guard_policy.c" $flags
 "$out/validate_bench" write "$out/corpus"
 
 results=$out/results.txt

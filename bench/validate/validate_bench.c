@@ -23,7 +23,7 @@
 #include <unicode/ustring.h>
 
 #include "corpus.h"
-#include "table_dfa.h"
+#include "core_bytewise.h"
 #include "utf8guard_policy.h"
 
 static const size_t name_sizes[] = { 16, 20, 60, 255 };
@@ -70,7 +70,7 @@ static const struct implementation {
 } implementations[] = {
 	{ "utf8guard", with_utf8guard },
 	{ "utf8guard-policy", with_policy },
-	{ "table-dfa", table_dfa_valid },
+	{ "table-dfa", core_bytewise_valid },
 	{ "glib", with_glib },
 	{ "icu", with_icu },
 };
@@ -269,7 +269,6 @@ int main(int argc, char **argv)
 {
 	unsigned int samples = 11;
 
-	table_dfa_init();
 	if (argc == 3 && !strcmp(argv[1], "write"))
 		return write_corpora(argv[2]);
 	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "time")) {
