@@ -7,21 +7,7 @@
 # target overhead, and the median and spread of the per-round ratios.
 # Variables: bench (name), what (the measured operation), kernel, rounds,
 # target (per cent), label_a, label_b (column titles), unit (of T / N),
-# subject (what B adds).
-function sort(v, n, w,    i, j, t) {	# w[1..n] = v[1..n], ascending
-	for (i = 1; i <= n; i++)
-		w[i] = v[i]
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && w[j - 1] > w[j]; j--) {
-			t = w[j]; w[j] = w[j - 1]; w[j - 1] = t
-		}
-}
-function quantile(v, n, q,    w, p, k) {	# linear interpolation
-	sort(v, n, w)
-	p = 1 + (n - 1) * q
-	k = int(p)
-	return k >= n ? w[n] : w[k] + (p - k) * (w[k + 1] - w[k])
-}
+# subject (what B adds).  Needs bench/stats.awk (awk -f stats.awk -f this).
 {
 	for (i = 2; i <= NF; i++) {
 		split($i, kv, "=")

@@ -70,7 +70,7 @@ echo "bench-fs: booting $(basename "$image") under qemu (TCG, $smp CPU)," \
 ab_run_vm bench-fs "$out" "$image" "$smp" "$timeout"
 
 # Per round: ns per iteration of A and B; then medians and ratios.
-awk -f "$top/bench/ab-summary.awk" -v bench=bench-fs -v rounds="$rounds" \
+awk -f "$top/bench/stats.awk" -f "$top/bench/ab-summary.awk" -v bench=bench-fs -v rounds="$rounds" \
 	-v target="$TARGET_PERCENT" -v kernel="$(basename "$image")" \
 	-v what="$iterations x (open(O_CREAT|O_EXCL) + close + unlink) of a well-formed name on tmpfs" \
 	-v label_a="without modules" -v label_b="utf8guard_fs enforce" \

@@ -76,7 +76,7 @@ echo "bench-nf: booting $(basename "$image") under qemu (TCG, $smp CPU)," \
 	"$rounds rounds of $seconds s with and without the modules..."
 ab_run_vm bench-nf "$out" "$image" "$smp" "$((timeout))"
 
-awk -f "$top/bench/ab-summary.awk" -v bench=bench-nf -v rounds="$rounds" \
+awk -f "$top/bench/stats.awk" -f "$top/bench/ab-summary.awk" -v bench=bench-nf -v rounds="$rounds" \
 	-v target="$TARGET_PERCENT" -v kernel="$(basename "$image")" \
 	-v what="$size-byte UTF-8 datagrams over loopback, $seconds s per measurement" \
 	-v label_a="without modules" -v label_b="utf8guard_nf enforce" \

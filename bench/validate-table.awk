@@ -3,7 +3,7 @@
 # Input files: results ("impl corpus unit valid ns-per-unit" lines, one
 # per round) and instructions ("impl corpus unit Ir-of-0-passes
 # Ir-of-20-passes units").  Each figure shown is the median of the rounds.
-# Variables: cpu (model name), samples, rounds.
+# Variables: cpu (model name), samples, rounds.  Needs bench/stats.awk.
 # Exit status 1 when the implementations disagree on a corpus's validity.
 BEGIN {
 	nimpl = split("simdutf utf8guard utf8guard-policy table-dfa glib icu cpython", impls, " ")
@@ -63,14 +63,10 @@ function ratio_line(what, num, den, corpora, target, higher_better,    n, c, i, 
 	}
 	printf "  %-52s%s: %s\n", what, text, ok ? "met" : "NOT met"
 }
-function median(key, n,    i, j, v, w) {
+function median(key, n,    i, v) {
 	for (i = 1; i <= n; i++)
 		v[i] = times[key, i]
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
-			w = v[j]; v[j] = v[j - 1]; v[j - 1] = w
-		}
-	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	return quantile(v, n, 0.5)
 }
 END {
 	for (key in count)
@@ -79,7 +75,7 @@ END {
 	printf "CPU: %s, real (not emulated); every figure the median of %s rounds,\n", cpu, rounds
 	printf "each the median of %s samples of >= 20 ms\n", samples
 	printf "simdutf is Node's buffer.isUtf8; policy is utf8guard_first_violation() with the default classes;\n"
-	printf "table-dfa a plain byte-at-a-time table DFA; glib g_utf8_validate_len; icu u_strFromUTF8 (preflight);\n"
+	printf "table-dfa the core's DFA table walked a byte at a time; glib g_utf8_validate_len; icu u_strFromUTF8 (preflight);\n"
 	printf "cpython bytes.decode(\"utf-8\").  (x) = speed relative to simdutf: 1.00 as fast, 2.00 twice as fast.\n"
 	printf "Per name, simdutf and cpython include the call from JavaScript or Python (some 30 ns for node).\n"
 	header("64 KiB text: GB/s (ratio to simdutf)")

@@ -95,5 +95,5 @@ if ((callgrind)); then
 fi
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-awk -v cpu="$cpu" -v samples="$samples" -v rounds="$rounds" -f "$top/bench/validate-table.awk" \
+awk -v cpu="$cpu" -v samples="$samples" -v rounds="$rounds" -f "$top/bench/stats.awk" -f "$top/bench/validate-table.awk" \
 	"$results" "$instructions"
