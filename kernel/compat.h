@@ -27,7 +27,7 @@
  * on assembler macros (ANNOTATE_NOENDBR, ASM_RET) that they may lack:
  * refuse to build, with a message, rather than fail somewhere below.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#if KERNEL_VERSION(6, 1, 0) > LINUX_VERSION_CODE
 #error "utf8guard needs Linux 6.1 or later (tested: 6.1, 6.12, 6.12-rt); see Documentation/admin-guide.rst, Supported kernels"
 #endif
 
