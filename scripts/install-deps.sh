@@ -19,6 +19,8 @@ BACKPORTS_SOURCE=/etc/apt/sources.list.d/utf8guard-bookworm-backports.sources
 PACKAGES=(
 	# the CLI and the userspace suites (static libc for VM tools)
 	build-essential python3 git perl
+	# the Unicode data the class tables are generated from and tested on
+	unicode-data
 	# libFuzzer with ASan/UBSan
 	clang libclang-rt-14-dev
 	# building the test kernel and out-of-tree modules; static checks
