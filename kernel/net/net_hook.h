@@ -39,9 +39,14 @@ enum net_counter {
 	NET_EXPIRED,
 	NET_NOMEM,
 	NET_REORDERED,
-	/* One per reason, NET_REASON_FIRST + enum utf8guard_reason. */
+	/*
+	 * One per ill-formed reason, NET_REASON_FIRST + enum utf8guard_reason:
+	 * payloads are judged by strict and path-tricks only (the character
+	 * classes judge names and paths), so no other reason can occur.
+	 */
 	NET_REASON_FIRST,
-	NET_COUNTER_COUNT = NET_REASON_FIRST + UTF8GUARD_REASON_COUNT
+	NET_COUNTER_COUNT = NET_REASON_FIRST +
+			    UTF8GUARD_REASON_LAST_ILL_FORMED + 1
 };
 
 int net_counters_init(void);

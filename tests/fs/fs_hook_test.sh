@@ -103,7 +103,9 @@ counter_of() {
 # them all (shell builtins only) into $VAR; diffsnap sets $delta to the
 # changes from $s0 to $s1 as "key+N ..."; want builds the same text from
 # the checks an operation should make.
-REASONS="truncated unexpected-continuation invalid-byte overlong surrogate out-of-range"
+REASONS="truncated unexpected-continuation invalid-byte overlong surrogate out-of-range
+control bidi ignorable noncharacter bom confusable-path not-nfc
+empty-name dot-name slash nul name-too-long"
 COUNTER_OPS="create mkdir mknod symlink symlink-target link rename"
 KEYS=
 FILES=
@@ -752,6 +754,49 @@ set_file $sys/policy none
 run_counted "policy none: checked, passes" mkdir:clean -- "$fsop" mkdir $sc c0ae2e61
 expect_eq "policy none: allowed" ok "$out"
 set_file $sys/policy 'strict path-tricks'
+
+# The normalize-reject classes: each refuses the issue's example while it
+# is on and allows it once it is off, on tmpfs and on ext4; with every
+# class on, ordinary names still pass.
+class_rows="nfc:65cc81:not_nfc bidi:61e280ae62:bidi
+ignorables:2e67e2808c6974:ignorable
+confusable-path:efbc8eefbc8e:confusable_path
+controls:610962:control bom:efbbbf61:bom noncharacters:61efbfbe:noncharacter"
+for cd in $sc /mnt/ext4/t/scope; do
+	[ -d "$cd" ] || continue
+	for row in $class_rows; do
+		cc=${row%%:*}
+		rest=${row#*:}
+		ch=${rest%%:*}
+		cr=${rest#*:}
+		set_file $sys/policy "strict path-tricks $cc"
+		run_counted "policy +$cc: $ch in $cd" mkdir:reject:$cr -- \
+			"$fsop" mkdir $cd $ch
+		expect_eq "policy +$cc: $ch refused in $cd" EILSEQ "$out"
+		set_file $sys/policy "strict path-tricks"
+		run_counted "policy -$cc: $ch in $cd" mkdir:clean -- \
+			"$fsop" mkdir $cd $ch
+		expect_eq "policy -$cc: $ch allowed in $cd" ok "$out"
+	done
+	set_file $sys/policy "+controls +bidi +ignorables +noncharacters +bom +confusable-path +nfc"
+	expect_eq "every class on" \
+		"strict path-tricks controls bidi ignorables noncharacters bom confusable-path nfc" \
+		"$(cat $sys/policy)"
+	# "café", its NFC; CJK; "résumé.txt"
+	for ok_name in 636166c3a9 e69687e4bbb6e5908d 72c3a973756dc3a92e747874; do
+		run_counted "every class: $ok_name in $cd" create:clean -- \
+			"$fsop" create $cd $ok_name
+		expect_eq "every class: $ok_name allowed in $cd" ok "$out"
+	done
+	run_counted "every class: bidi symlink target in $cd" \
+		symlink:clean,symlink_target:reject:bidi -- \
+		"$fsop" symlink $cd 6c6e6b 61e280ae62
+	expect_eq "every class: bidi symlink target refused in $cd" EILSEQ "$out"
+	run_counted "every class: rename to e + U+0301 in $cd" \
+		rename:reject:not_nfc -- "$fsop" rename $cd 636166c3a9 65cc81
+	expect_eq "every class: rename to a non-NFC name refused in $cd" EILSEQ "$out"
+	set_file $sys/policy "strict path-tricks"
+done
 
 # --- counters add up, reset --------------------------------------------------
 # identity CONTEXT: per op checked >= rejected + audited; the per-op counts
