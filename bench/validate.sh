@@ -55,7 +55,8 @@ flags=$(pkg-config --cflags --libs glib-2.0 icu-uc)
 # shellcheck disable=SC2086
 ${CC:-cc} -std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$top/kernel" -I"$src" \
 	-o "$out/validate_bench" "$src"/corpus.c "$src"/core_bytewise.c \
-	"$src"/validate_bench.c "$top/kernel/utf8guard_policy.c" $flags
+	"$src"/validate_bench.c "$top"/kernel/utf8guard_{policy,chars,nfc,unicode}.c \
+	$flags
 "$out/validate_bench" write "$out/corpus"
 
 results=$out/results.txt

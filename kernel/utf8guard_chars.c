@@ -30,6 +30,9 @@ static const struct {
 	{ 0 }
 };
 
+/* Marks a computed refused_flags() result, which may be 0. */
+#define UTF8GUARD_CHAR_SET	0x100
+
 /* The flags @classes refuse. */
 static unsigned int refused_flags(u32 classes)
 {
@@ -73,41 +76,41 @@ static bool refuse_char(struct utf8guard_report *report, size_t offset,
 }
 
 /**
- * utf8guard_first_char_violation() - the first well-formed character a set
- *	of classes refuses
- * @classes: UTF8GUARD_CLASS_* bits; only the character classes
- *	(UTF8GUARD_CLASSES_CHARS) count here
+ * utf8guard_scan_chars() - utf8guard_first_char_violation() for a caller
+ *	that knows how much of the buffer is well-formed
+ * @classes: UTF8GUARD_CLASS_* bits
  * @buf: bytes to check
  * @len: number of bytes in @buf
- * @report: filled with the refused character, if any: its offset, its
- *	length, its value in @codepoint (and @shadow_length, the same
- *	length), and the reason
+ * @valid: bytes at the start of @buf known to be well-formed
+ *	(utf8guard_valid_prefix()); runs of plain characters are only
+ *	skipped there
+ * @report: filled with the refused character, if any
  *
- * A character refused by several classes gets the reason of the most
- * specific one: control, bidi, bom, confusable-path, ignorable,
- * noncharacter.  Under "nfc" the text must already be in Normalization
- * Form C; the character reported is the last of the shortest prefix that
- * is not (the mark that should have composed, the one out of canonical
- * order, or a character NFC never contains).
- *
- * Context: any context; does not sleep.
  * Return: true if @classes refuse a character of @buf.
  */
-bool utf8guard_first_char_violation(u32 classes, const u8 *buf, size_t len,
-				    struct utf8guard_report *report)
+bool utf8guard_scan_chars(u32 classes, const u8 *buf, size_t len,
+			  size_t valid, struct utf8guard_report *report)
 {
-	unsigned int flags = refused_flags(classes);
+	unsigned int flags = 0;
 	bool nfc = classes & UTF8GUARD_CLASS_NFC;
-	size_t pos = 0, segment = 0;
+	size_t pos = 0, segment = 0, last;
 	unsigned int last_ccc = 0;
 
-	if (!(classes & UTF8GUARD_CLASSES_CHARS))
-		return false;
 	while (pos < len) {
 		unsigned int props, ccc, step;
 		u32 cp;
 		u8 reason;
 
+		if (pos < valid) {
+			step = utf8guard_plain_run(buf + pos, valid - pos,
+						   &last);
+			if (step) {
+				segment = pos + last;
+				last_ccc = 0;
+				pos += step;
+				continue;
+			}
+		}
 		step = utf8guard_decode(buf + pos, len - pos, &cp);
 		if (!step) {
 			pos++;
@@ -115,6 +118,8 @@ bool utf8guard_first_char_violation(u32 classes, const u8 *buf, size_t len,
 			last_ccc = 0;
 			continue;
 		}
+		if (!flags)
+			flags = refused_flags(classes) | UTF8GUARD_CHAR_SET;
 		props = utf8guard_char_props(cp);
 		reason = refused_reason(classes, flags, cp, props);
 		if (reason)
@@ -139,5 +144,36 @@ bool utf8guard_first_char_violation(u32 classes, const u8 *buf, size_t len,
 		pos += step;
 	}
 	return false;
+}
+
+/**
+ * utf8guard_first_char_violation() - the first well-formed character a set
+ *	of classes refuses
+ * @classes: UTF8GUARD_CLASS_* bits; only the character classes
+ *	(UTF8GUARD_CLASSES_CHARS) count here
+ * @buf: bytes to check
+ * @len: number of bytes in @buf
+ * @report: filled with the refused character, if any: its offset, its
+ *	length, its value in @codepoint (and @shadow_length, the same
+ *	length), and the reason
+ *
+ * A character refused by several classes gets the reason of the most
+ * specific one: control, bidi, bom, confusable-path, ignorable,
+ * noncharacter.  Under "nfc" the text must already be in Normalization
+ * Form C; the character reported is the last of the shortest prefix that
+ * is not (the mark that should have composed, the one out of canonical
+ * order, or a character NFC never contains).  Ill-formed bytes are
+ * skipped and end the NFC segment.
+ *
+ * Context: any context; does not sleep.
+ * Return: true if @classes refuse a character of @buf.
+ */
+bool utf8guard_first_char_violation(u32 classes, const u8 *buf, size_t len,
+				    struct utf8guard_report *report)
+{
+	if (!(classes & UTF8GUARD_CLASSES_CHARS))
+		return false;
+	return utf8guard_scan_chars(classes, buf, len,
+				    utf8guard_valid_prefix(buf, len), report);
 }
 UTF8GUARD_EXPORT(utf8guard_first_char_violation);

@@ -555,6 +555,24 @@ void utf8guard_stream_end(struct utf8guard_stream *stream,
 UTF8GUARD_EXPORT(utf8guard_stream_end);
 
 /**
+ * utf8guard_valid_prefix() - length of the well-formed start of a buffer
+ * @buf: bytes
+ * @len: number of bytes at @buf
+ *
+ * The validator's fast path on its own: how many bytes at the start of
+ * @buf are whole well-formed characters.
+ *
+ * Context: any context.
+ * Return: @len if @buf is well-formed, else the offset of the first
+ * ill-formed (or cut-off) sequence.
+ */
+size_t utf8guard_valid_prefix(const u8 *buf, size_t len)
+{
+	return well_formed_prefix(buf, len);
+}
+UTF8GUARD_EXPORT(utf8guard_valid_prefix);
+
+/**
  * utf8guard_decode() - decode the character at the start of a buffer
  * @buf: bytes
  * @len: number of bytes at @buf

@@ -138,6 +138,7 @@ void utf8guard_stream_feed(struct utf8guard_stream *stream, const u8 *buf,
 void utf8guard_stream_end(struct utf8guard_stream *stream,
 			  utf8guard_error_fn fn, void *arg);
 
+size_t utf8guard_valid_prefix(const u8 *buf, size_t len);
 unsigned int utf8guard_decode(const u8 *buf, size_t len, u32 *codepoint);
 
 const char *utf8guard_reason_name(unsigned int reason);

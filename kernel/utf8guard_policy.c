@@ -405,19 +405,38 @@ bool utf8guard_first_violation(u32 classes, const u8 *buf, size_t len,
 			       struct utf8guard_report *report)
 {
 	struct utf8guard_report character;
+	size_t valid;
 	bool found;
 
 	found = first_ill_formed(classes, buf, len, report);
+	if (!(classes & UTF8GUARD_CLASSES_CHARS))
+		return found;
 	/* Characters are only looked for before the ill-formed sequence. */
-	if (utf8guard_first_char_violation(classes, buf,
-					   found ? report->offset : len,
-					   &character)) {
+	if (found)
+		len = report->offset;
+	/* Under strict, what comes before the first error is well-formed. */
+	valid = classes & UTF8GUARD_CLASS_STRICT ? len :
+		utf8guard_valid_prefix(buf, len);
+	if (utf8guard_scan_chars(classes, buf, len, valid, &character)) {
 		*report = character;
 		return true;
 	}
 	return found;
 }
 UTF8GUARD_EXPORT(utf8guard_first_violation);
+
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+
+/* Whether the 8 bytes at @p hold a '/' or a NUL (the classic SWAR test). */
+static bool has_slash_or_nul(const u8 *p)
+{
+	u64 word, slash;
+
+	__builtin_memcpy(&word, p, sizeof(word));
+	slash = word ^ (ONES * '/');
+	return (((word - ONES) & ~word) | ((slash - ONES) & ~slash)) & HIGHS;
+}
 
 static bool refuse_name(struct utf8guard_report *report, u8 reason,
 			size_t offset, size_t length, u32 codepoint)
@@ -450,14 +469,20 @@ static bool refuse_name(struct utf8guard_report *report, u8 reason,
 bool utf8guard_name_violation(u32 classes, const u8 *name, size_t len,
 			      struct utf8guard_report *report)
 {
-	size_t k;
+	size_t k, limit;
 
 	if (!len)
 		return refuse_name(report, UTF8GUARD_REASON_EMPTY_NAME, 0, 0, 0);
 	if (name[0] == '.' && (len == 1 || (len == 2 && name[1] == '.')))
 		return refuse_name(report, UTF8GUARD_REASON_DOT_NAME, 0, len,
 				   0);
-	for (k = 0; k < len && k < UTF8GUARD_NAME_MAX; k++) {
+	limit = len < UTF8GUARD_NAME_MAX ? len : UTF8GUARD_NAME_MAX;
+	/* Eight bytes at a time up to the word that holds one... */
+	for (k = 0; k + 8 <= limit; k += 8)
+		if (has_slash_or_nul(name + k))
+			break;
+	/* ...then byte by byte. */
+	for (; k < limit; k++) {
 		if (name[k] == '/')
 			return refuse_name(report, UTF8GUARD_REASON_SLASH, k, 1,
 					   '/');

@@ -34,6 +34,7 @@ unsigned int utf8guard_char_ccc(u32 cp);
 bool utf8guard_is_noncharacter(u32 cp);
 unsigned int utf8guard_decompose(u32 cp, u32 *out);
 u32 utf8guard_compose(u32 first, u32 second);
+size_t utf8guard_plain_run(const u8 *buf, size_t len, size_t *last);
 const char *utf8guard_unicode_version(void);
 
 #endif /* UTF8GUARD_UNICODE_H */

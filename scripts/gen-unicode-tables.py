@@ -263,11 +263,47 @@ def generate(data):
         sys.exit(f"gen-unicode-tables: a full canonical decomposition of "
                  f"{longest} code points; raise UTF8GUARD_DECOMPOSITION_MAX")
 
+    # Lead bytes all of whose characters no class refuses and that are NFC
+    # starters with quick check Yes: the scan skips them whole.
+    def lead_range(b):
+        if b < 0x80:
+            return range(b, b + 1)
+        if 0xC2 <= b <= 0xDF:
+            return range((b & 0x1F) << 6, ((b & 0x1F) << 6) + 64)
+        if b == 0xE0:
+            return range(0x800, 0x1000)
+        if b == 0xED:
+            return range(0xD000, 0xD800)
+        if 0xE1 <= b <= 0xEF:
+            return range((b & 0xF) << 12, ((b & 0xF) << 12) + 0x1000)
+        if b == 0xF0:
+            return range(0x10000, 0x40000)
+        if 0xF1 <= b <= 0xF3:
+            return range((b & 7) << 18, ((b & 7) << 18) + 0x40000)
+        if b == 0xF4:
+            return range(0x100000, 0x110000)
+        return None
+
+    def plain(cp):
+        if cp >= PROPS_LIMIT:
+            return not (IGNORABLE_PLANE14[0] <= cp <= IGNORABLE_PLANE14[1])\
+                and (cp & 0xFFFE) != 0xFFFE
+        return props[cp] == 0 and not 0xFDD0 <= cp <= 0xFDEF and \
+            (cp & 0xFFFE) != 0xFFFE
+
+    lead_plain = []
+    for b in range(256):
+        cps = lead_range(b)
+        ok = cps is not None and all(plain(cp) for cp in cps)
+        lead_plain.append((1 if b < 0x80 else 2 if b < 0xE0 else
+                           3 if b < 0xF0 else 4) if ok else 0)
+
     sizes = {
         "props": len(props_stage1) + len(props_blocks) * BLOCK,
         "ccc": len(ccc_stage1) + len(ccc_blocks) * BLOCK,
         "decomp": len(decomp_packed) * 8,
         "compose": len(compose) * 2,
+        "lead_plain": 256,
     }
     total = sum(sizes.values())
     out = [
@@ -308,6 +344,15 @@ def generate(data):
         "",
         "/* cp << 42 | first << 21 | second (0: a singleton). */",
         c_array("u64", "decomp", decomp_packed, 3, 16),
+        "",
+        "/*",
+        " * By lead byte of well-formed UTF-8: the length of its characters "
+        "when",
+        " * no class refuses any of them and all are NFC starters with "
+        "quick check",
+        " * Yes (the scan skips them whole), else 0.",
+        " */",
+        c_array("u8", "lead_plain", lead_plain, 12, 2),
         "",
         "/* Indices into decomp of the primary composites, by (first, "
         "second). */",

@@ -131,6 +131,13 @@ static void run_names(void)
 		{ long_name, 256, UTF8GUARD_REASON_NAME_TOO_LONG, 255 },
 		{ long_name, 300, UTF8GUARD_REASON_NAME_TOO_LONG, 255 },
 		{ "\xc0\xae\x2e", 3, UTF8GUARD_REASON_OVERLONG, 0 },
+		/* past the first word, in the middle of one, at its end */
+		{ "abcdefghijklm/opqrstuvwxyz0123456789", 36,
+		  UTF8GUARD_REASON_SLASH, 13 },
+		{ "abcdefghi\0klmnopqrstuvwxyz", 27, UTF8GUARD_REASON_NUL, 9 },
+		{ "abcdefg/", 8, UTF8GUARD_REASON_SLASH, 7 },
+		{ "abcdefgh/", 9, UTF8GUARD_REASON_SLASH, 8 },
+		{ "abcdefghijklmnop\0", 17, UTF8GUARD_REASON_NUL, 16 },
 	};
 	char detail[160];
 	size_t k;
