@@ -11,31 +11,6 @@
 #include "utf8guard.h"
 #include "class_cases.h"
 
-/* UTF-8 of @cp; the test's own encoder, not the core's decoder. */
-static size_t encode(u32 cp, u8 *out)
-{
-	if (cp < 0x80) {
-		out[0] = cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = 0xC0 | cp >> 6;
-		out[1] = 0x80 | (cp & 0x3F);
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = 0xE0 | cp >> 12;
-		out[1] = 0x80 | (cp >> 6 & 0x3F);
-		out[2] = 0x80 | (cp & 0x3F);
-		return 3;
-	}
-	out[0] = 0xF0 | cp >> 18;
-	out[1] = 0x80 | (cp >> 12 & 0x3F);
-	out[2] = 0x80 | (cp >> 6 & 0x3F);
-	out[3] = 0x80 | (cp & 0x3F);
-	return 4;
-}
-
 static void chars_class_boundaries(struct kunit *test)
 {
 	size_t k;
@@ -44,7 +19,7 @@ static void chars_class_boundaries(struct kunit *test)
 		const struct class_case *c = &class_cases[k];
 		struct utf8guard_report r;
 		u8 bytes[4];
-		size_t len = encode(c->cp, bytes);
+		size_t len = class_case_encode(c->cp, bytes);
 		bool refused = utf8guard_first_violation(c->class, bytes, len,
 							 &r);
 

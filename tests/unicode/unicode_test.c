@@ -38,31 +38,6 @@ static void check(bool ok, const char *what, const char *detail)
 		printf("FAIL %s: %s\n", what, detail);
 }
 
-/* UTF-8 of @cp into @out (at most 4 bytes); the test's own encoder. */
-static size_t encode(u32 cp, u8 *out)
-{
-	if (cp < 0x80) {
-		out[0] = cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = 0xC0 | cp >> 6;
-		out[1] = 0x80 | (cp & 0x3F);
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = 0xE0 | cp >> 12;
-		out[1] = 0x80 | (cp >> 6 & 0x3F);
-		out[2] = 0x80 | (cp & 0x3F);
-		return 3;
-	}
-	out[0] = 0xF0 | cp >> 18;
-	out[1] = 0x80 | (cp >> 12 & 0x3F);
-	out[2] = 0x80 | (cp >> 6 & 0x3F);
-	out[3] = 0x80 | (cp & 0x3F);
-	return 4;
-}
-
 static void run_classes(void)
 {
 	char detail[160];
@@ -72,7 +47,7 @@ static void run_classes(void)
 		const struct class_case *c = &class_cases[k];
 		struct utf8guard_report report;
 		u8 bytes[4];
-		size_t len = encode(c->cp, bytes);
+		size_t len = class_case_encode(c->cp, bytes);
 		bool refused = utf8guard_first_violation(c->class, bytes, len,
 							 &report);
 		bool ok = refused == (c->reason != UTF8GUARD_REASON_NONE) &&
@@ -188,7 +163,7 @@ static size_t to_utf8(const u32 *cps, size_t n, u8 *out)
 	size_t len = 0, k;
 
 	for (k = 0; k < n; k++)
-		len += encode(cps[k], out + len);
+		len += class_case_encode(cps[k], out + len);
 	return len;
 }
 
