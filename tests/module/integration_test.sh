@@ -174,16 +174,23 @@ expect_eq "rejected reset to 0" 0 "$(stat rejected)"
 expect_eq "checked reset to 0" 0 "$(stat checked)"
 
 expect_eq "valid name accepted" ok "$(w $dbg/check_name "$(hex 'café')")"
-expect_eq "2f c0 ae 2e 2f refused" EILSEQ "$(w $dbg/check_name 2fc0ae2e2f)"
+expect_eq "2f c0 ae 2e 2f refused by check_path" EILSEQ "$(w $dbg/check_path 2fc0ae2e2f)"
 expect_eq "surrogate refused by check_path" EILSEQ "$(w $dbg/check_path eda080)"
-expect_eq "checked counts 3" 3 "$(stat checked)"
-expect_eq "rejected counts 2" 2 "$(stat rejected)"
+# A name is one component: the '/' is refused before the overlong.
+expect_eq "2f c0 ae 2e 2f refused by check_name" EILSEQ "$(w $dbg/check_name 2fc0ae2e2f)"
+expect_eq "a path is fine for check_path" ok "$(w $dbg/check_path "$(hex a/../b)")"
+expect_eq "checked counts 5" 5 "$(stat checked)"
+expect_eq "rejected counts 3" 3 "$(stat rejected)"
 expect_eq "overlong counts 1" 1 "$(stat overlong)"
 expect_eq "surrogate counts 1" 1 "$(stat surrogate)"
+expect_eq "slash counts 1" 1 "$(stat slash)"
 expect_eq "audited still 0" 0 "$(stat audited)"
-log=$(dmesg | grep 'refused consumer-name')
+log=$(dmesg | grep 'refused consumer-path')
 expect_match "log line: comm, pid, reason, offset, hex span" \
-	'refused consumer-name from "guest_write"\[[0-9]+\]: overlong at offset 1: 2f \[c0\] ae 2e 2f \(path trick\)' "$log"
+	'refused consumer-path from "guest_write"\[[0-9]+\]: overlong at offset 1: 2f \[c0\] ae 2e 2f \(path trick\)' "$log"
+expect_match "log line: a name with a slash" \
+	'refused consumer-name from "guest_write"\[[0-9]+\]: slash at offset 0: \[2f\] c0 ae 2e 2f' \
+	"$(dmesg | grep 'refused consumer-name')"
 expect_no_match "log line has no raw invalid bytes" "$(printf '[\200-\377]')" "$(dmesg)"
 
 # path-tricks alone: legacy Latin-1 passes, tricks do not.
@@ -229,10 +236,10 @@ tr=/sys/kernel/tracing
 if [ -d $tr/events/utf8guard/utf8guard_violation ]; then
 	echo 1 > $tr/events/utf8guard/utf8guard_violation/enable
 	echo > $tr/trace
-	w $dbg/check_name 2fe080af >/dev/null
+	w $dbg/check_path 2fe080af >/dev/null
 	echo 0 > $tr/events/utf8guard/utf8guard_violation/enable
 	expect_match "tracepoint fired with the report" \
-		'utf8guard_violation: op=consumer-name comm=guest_write pid=[0-9]+ mode=enforce reason=overlong offset=1 length=1 codepoint=0x2f shadow_length=3 path_trick=1' \
+		'utf8guard_violation: op=consumer-path comm=guest_write pid=[0-9]+ mode=enforce reason=overlong offset=1 length=1 codepoint=0x2f shadow_length=3 path_trick=1' \
 		"$(cat $tr/trace)"
 else
 	fail "tracepoint utf8guard:utf8guard_violation exists in $tr/events"
