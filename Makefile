@@ -34,8 +34,11 @@ CFLAGS ?= -O2 -g
 USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE $(CFLAGS)
 
 CORE_SOURCES := kernel/utf8guard_core.c
+# Shared with the kernel like the core: the CLI parses and judges policy
+# text with the kernel's own functions.
+POLICY_SOURCES := kernel/utf8guard_policy.c
 CLI_SOURCES := $(wildcard userspace/*.c)
-CLI_OBJECTS := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SOURCES) $(CORE_SOURCES))
+CLI_OBJECTS := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SOURCES) $(CORE_SOURCES) $(POLICY_SOURCES))
 CLI_HEADERS := $(wildcard userspace/*.h kernel/utf8guard_*.h)
 CLI := $(BUILD)/utf8guardctl
 
@@ -43,12 +46,17 @@ all: cli module
 
 cli: $(CLI)
 
+# utf8guardctl load/unload use libkmod (libkmod-dev).
+PKG_CONFIG ?= pkg-config
+KMOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
+KMOD_LIBS := $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null || echo -lkmod)
+
 $(CLI): $(CLI_OBJECTS)
-	$(CC) $(USER_CFLAGS) -o $@ $^
+	$(CC) $(USER_CFLAGS) -o $@ $^ $(KMOD_LIBS)
 
 $(BUILD)/%.o: %.c $(CLI_HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -c -o $@ $<
+	$(CC) $(USER_CFLAGS) $(KMOD_CFLAGS) -c -o $@ $<
 
 # The core must stay freestanding: it is compiled into the kernel too.
 core-freestanding: $(CORE_SOURCES)
