@@ -33,12 +33,11 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE $(CFLAGS)
 
-CORE_SOURCES := kernel/utf8guard_core.c
-# Shared with the kernel like the core: the CLI parses and judges policy
-# text with the kernel's own functions.
-POLICY_SOURCES := kernel/utf8guard_policy.c
+# The shared code, compiled verbatim into the module too.
+CORE_SOURCES := kernel/utf8guard_core.c kernel/utf8guard_policy.c \
+	kernel/utf8guard_chars.c kernel/utf8guard_nfc.c kernel/utf8guard_unicode.c
 CLI_SOURCES := $(wildcard userspace/*.c)
-CLI_OBJECTS := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SOURCES) $(CORE_SOURCES) $(POLICY_SOURCES))
+CLI_OBJECTS := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SOURCES) $(CORE_SOURCES))
 CLI_HEADERS := $(wildcard userspace/*.h kernel/utf8guard_*.h)
 CLI := $(BUILD)/utf8guardctl
 
@@ -61,8 +60,11 @@ $(BUILD)/%.o: %.c $(CLI_HEADERS)
 # The core must stay freestanding: it is compiled into the kernel too.
 core-freestanding: $(CORE_SOURCES)
 	@mkdir -p $(BUILD)/freestanding
-	$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -ffreestanding -nostdlib \
-		-c -o $(BUILD)/freestanding/utf8guard_core.o $<
+	@for f in $(CORE_SOURCES); do \
+		$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -ffreestanding \
+			-nostdlib -c -o $(BUILD)/freestanding/$$(basename $$f .c).o \
+			$$f || exit 1; \
+	done
 	@echo "core: compiles with -ffreestanding -nostdlib"
 
 module:

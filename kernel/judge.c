@@ -116,7 +116,8 @@ int utf8guard_account(const struct utf8guard_policy *policy,
 }
 EXPORT_SYMBOL_GPL(utf8guard_account);
 
-static int check_bytes(const char *text, size_t len, const char *operation)
+static int check_bytes(const char *text, size_t len, bool is_name,
+		       const char *operation)
 {
 	struct utf8guard_policy policy = utf8guard_policy_get();
 	struct utf8guard_report report;
@@ -124,8 +125,14 @@ static int check_bytes(const char *text, size_t len, const char *operation)
 
 	if (policy.mode == UTF8GUARD_MODE_OFF)
 		return 0;
-	refused = utf8guard_first_violation(policy.classes, (const u8 *)text,
-					    len, &report);
+	if (is_name)
+		refused = utf8guard_name_violation(policy.classes,
+						   (const u8 *)text, len,
+						   &report);
+	else
+		refused = utf8guard_first_violation(policy.classes,
+						    (const u8 *)text, len,
+						    &report);
 	return utf8guard_judge(&policy, refused ? &report : NULL,
 			       (const u8 *)text, len, operation);
 }
@@ -136,15 +143,17 @@ static int check_bytes(const char *text, size_t len, const char *operation)
  * @len: its length in bytes
  * @operation: what creates it, for the log and trace (e.g. "mkdir")
  *
- * Checks @name under the current policy's classes, then counts, logs and
- * decides as utf8guard_judge().
+ * Checks @name as a filename component under the current policy
+ * (utf8guard_name_violation(): not empty, not "." or "..", no '/' or NUL,
+ * at most 255 bytes, then the classes), then counts, logs and decides as
+ * utf8guard_judge().
  *
  * Context: any context; does not sleep.
  * Return: -EILSEQ to refuse (mode enforce), otherwise 0.
  */
 int utf8guard_check_name(const char *name, size_t len, const char *operation)
 {
-	return check_bytes(name, len, operation);
+	return check_bytes(name, len, true, operation);
 }
 EXPORT_SYMBOL_GPL(utf8guard_check_name);
 
@@ -155,13 +164,14 @@ EXPORT_SYMBOL_GPL(utf8guard_check_name);
  * @len: their number
  * @operation: what carries them, for the log and trace (e.g. "symlink")
  *
- * Like utf8guard_check_name() for a whole path.
+ * Like utf8guard_check_name() for a whole path: the classes only
+ * (utf8guard_first_violation()), no component rules.
  *
  * Context: any context; does not sleep.
  * Return: -EILSEQ to refuse (mode enforce), otherwise 0.
  */
 int utf8guard_check_path(const char *path, size_t len, const char *operation)
 {
-	return check_bytes(path, len, operation);
+	return check_bytes(path, len, false, operation);
 }
 EXPORT_SYMBOL_GPL(utf8guard_check_path);

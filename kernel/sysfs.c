@@ -7,6 +7,7 @@
  *	policy		enabled classes; a full list or +class / -class edits
  *	locked		0, or 1 once mode and policy are frozen until reboot
  *	version		the module version
+ *	unicode_version	the Unicode version of the character classes
  *	stats/		checked, rejected, audited, one counter per reason,
  *			and reset
  *
@@ -18,6 +19,7 @@
 #include <linux/kobject.h>
 #include <linux/sysfs.h>
 
+#include "utf8guard_unicode.h"
 #include "utf8guard_version.h"
 #include "policy_state.h"
 #include "stats.h"
@@ -117,16 +119,25 @@ static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%s\n", UTF8GUARD_VERSION);
 }
 
+static ssize_t unicode_version_show(struct kobject *kobj,
+				    struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", utf8guard_unicode_version());
+}
+
 static struct kobj_attribute mode_attribute = __ATTR_RW(mode);
 static struct kobj_attribute policy_attribute = __ATTR_RW(policy);
 static struct kobj_attribute locked_attribute = __ATTR_RW(locked);
 static struct kobj_attribute version_attribute = __ATTR_RO(version);
+static struct kobj_attribute unicode_version_attribute =
+	__ATTR_RO(unicode_version);
 
 static struct attribute *control_attrs[] = {
 	&mode_attribute.attr,
 	&policy_attribute.attr,
 	&locked_attribute.attr,
 	&version_attribute.attr,
+	&unicode_version_attribute.attr,
 	NULL,
 };
 

@@ -27,6 +27,18 @@ static const char *const reason_names[UTF8GUARD_REASON_COUNT] = {
 	[UTF8GUARD_REASON_OVERLONG] = "overlong",
 	[UTF8GUARD_REASON_SURROGATE] = "surrogate",
 	[UTF8GUARD_REASON_OUT_OF_RANGE] = "out-of-range",
+	[UTF8GUARD_REASON_CONTROL] = "control",
+	[UTF8GUARD_REASON_BIDI] = "bidi",
+	[UTF8GUARD_REASON_IGNORABLE] = "ignorable",
+	[UTF8GUARD_REASON_NONCHARACTER] = "noncharacter",
+	[UTF8GUARD_REASON_BOM] = "bom",
+	[UTF8GUARD_REASON_CONFUSABLE_PATH] = "confusable-path",
+	[UTF8GUARD_REASON_NOT_NFC] = "not-nfc",
+	[UTF8GUARD_REASON_EMPTY_NAME] = "empty-name",
+	[UTF8GUARD_REASON_DOT_NAME] = "dot-name",
+	[UTF8GUARD_REASON_SLASH] = "slash",
+	[UTF8GUARD_REASON_NUL] = "nul",
+	[UTF8GUARD_REASON_NAME_TOO_LONG] = "name-too-long",
 };
 
 /* Smallest code point each lenient form length may encode. */
@@ -541,6 +553,50 @@ void utf8guard_stream_end(struct utf8guard_stream *stream,
 	stream->carry_length = 0;
 }
 UTF8GUARD_EXPORT(utf8guard_stream_end);
+
+/**
+ * utf8guard_decode() - decode the character at the start of a buffer
+ * @buf: bytes
+ * @len: number of bytes at @buf
+ * @codepoint: set to the character's scalar value when it is well-formed
+ *
+ * The one UTF-8 decoder of the project: the same DFA as the validator,
+ * accumulating the value as it goes.  Callers that step through a buffer
+ * skip one byte, or the maximal subpart utf8guard_next_error() reports,
+ * when it returns 0.
+ *
+ * Context: any context.
+ * Return: the length of the well-formed character at @buf (1 to 4), or 0
+ * if @buf is empty or starts with an ill-formed or cut-off sequence
+ * (*@codepoint is then untouched).
+ */
+unsigned int utf8guard_decode(const u8 *buf, size_t len, u32 *codepoint)
+{
+	u64 state = DFA_ACCEPT;
+	unsigned int n;
+	u32 value;
+
+	if (!len)
+		return 0;
+	if (buf[0] < 0x80) {
+		*codepoint = buf[0];
+		return 1;
+	}
+	value = buf[0] & (0x7F >> strict_length(buf[0]));
+	for (n = 0; n < len && n < 4; n++) {
+		state = (dfa_row[buf[n]] >> state) & DFA_MASK;
+		if (state == DFA_ERROR)
+			return 0;
+		if (n)
+			value = value << 6 | (buf[n] & 0x3F);
+		if (state == DFA_ACCEPT) {
+			*codepoint = value;
+			return n + 1;
+		}
+	}
+	return 0;
+}
+UTF8GUARD_EXPORT(utf8guard_decode);
 
 /**
  * utf8guard_reason_name() - the stable word for a reason

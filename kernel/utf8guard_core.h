@@ -33,7 +33,12 @@
 
 /*
  * Stable reason vocabulary.  The numeric values and the words returned by
- * utf8guard_reason_name() are ABI (sysfs counters, JSON, logs).
+ * utf8guard_reason_name() are ABI (sysfs counters, JSON, logs); new
+ * reasons are only ever appended.
+ *
+ * The core reports the first six (ill-formed sequences).  The policy
+ * (utf8guard_policy.c) reports the others: a well-formed character that a
+ * normalize-reject class refuses, or a filename component rule.
  */
 enum utf8guard_reason {
 	UTF8GUARD_REASON_NONE = 0,
@@ -43,8 +48,25 @@ enum utf8guard_reason {
 	UTF8GUARD_REASON_OVERLONG,
 	UTF8GUARD_REASON_SURROGATE,
 	UTF8GUARD_REASON_OUT_OF_RANGE,
+	/* A well-formed character refused by a class. */
+	UTF8GUARD_REASON_CONTROL,
+	UTF8GUARD_REASON_BIDI,
+	UTF8GUARD_REASON_IGNORABLE,
+	UTF8GUARD_REASON_NONCHARACTER,
+	UTF8GUARD_REASON_BOM,
+	UTF8GUARD_REASON_CONFUSABLE_PATH,
+	UTF8GUARD_REASON_NOT_NFC,
+	/* Filename component rules (utf8guard_name_violation()). */
+	UTF8GUARD_REASON_EMPTY_NAME,
+	UTF8GUARD_REASON_DOT_NAME,
+	UTF8GUARD_REASON_SLASH,
+	UTF8GUARD_REASON_NUL,
+	UTF8GUARD_REASON_NAME_TOO_LONG,
 	UTF8GUARD_REASON_COUNT
 };
+
+/* The last reason utf8guard_next_error() and friends report. */
+#define UTF8GUARD_REASON_LAST_ILL_FORMED UTF8GUARD_REASON_OUT_OF_RANGE
 
 /**
  * struct utf8guard_report - where and why a byte string is ill-formed
@@ -115,6 +137,8 @@ void utf8guard_stream_feed(struct utf8guard_stream *stream, const u8 *buf,
 			   size_t len, utf8guard_error_fn fn, void *arg);
 void utf8guard_stream_end(struct utf8guard_stream *stream,
 			  utf8guard_error_fn fn, void *arg);
+
+unsigned int utf8guard_decode(const u8 *buf, size_t len, u32 *codepoint);
 
 const char *utf8guard_reason_name(unsigned int reason);
 int utf8guard_reason_from_name(const char *word, size_t len);

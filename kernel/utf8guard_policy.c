@@ -11,7 +11,9 @@
  *	class-list = one or more class names
  *	edit-list  = one or more edits
  *	edit       = ("+" | "-") followed by a class name
- *	class name = "strict" | "path-tricks"
+ *	class name = "strict" | "path-tricks" | "controls" | "bidi" |
+ *		     "ignorables" | "noncharacters" | "bom" |
+ *		     "confusable-path" | "nfc"
  *
  * Anything else (an empty text, a NUL byte, an unknown word, a class list
  * mixed with edits, a lone "+") is refused with a parse error.
@@ -27,6 +29,13 @@ static const char *const mode_names[UTF8GUARD_MODE_COUNT] = {
 static const char *const class_names[UTF8GUARD_CLASS_BIT_COUNT] = {
 	[UTF8GUARD_CLASS_BIT_STRICT] = "strict",
 	[UTF8GUARD_CLASS_BIT_PATH_TRICKS] = "path-tricks",
+	[UTF8GUARD_CLASS_BIT_CONTROLS] = "controls",
+	[UTF8GUARD_CLASS_BIT_BIDI] = "bidi",
+	[UTF8GUARD_CLASS_BIT_IGNORABLES] = "ignorables",
+	[UTF8GUARD_CLASS_BIT_NONCHARACTERS] = "noncharacters",
+	[UTF8GUARD_CLASS_BIT_BOM] = "bom",
+	[UTF8GUARD_CLASS_BIT_CONFUSABLE_PATH] = "confusable-path",
+	[UTF8GUARD_CLASS_BIT_NFC] = "nfc",
 };
 
 /**
@@ -359,17 +368,9 @@ bool utf8guard_stop_at_violation(const struct utf8guard_report *report,
 }
 UTF8GUARD_EXPORT(utf8guard_stop_at_violation);
 
-/**
- * utf8guard_first_violation() - the first error a set of classes refuses
- * @classes: UTF8GUARD_CLASS_* bits
- * @buf: bytes to check
- * @len: number of bytes in @buf
- * @report: filled with the refused error, if any
- *
- * Return: true if @classes refuse something in @buf.
- */
-bool utf8guard_first_violation(u32 classes, const u8 *buf, size_t len,
-			       struct utf8guard_report *report)
+/* The first ill-formed sequence @classes refuse. */
+static bool first_ill_formed(u32 classes, const u8 *buf, size_t len,
+			     struct utf8guard_report *report)
 {
 	struct utf8guard_violation_search search = {
 		.classes = classes,
@@ -377,11 +378,96 @@ bool utf8guard_first_violation(u32 classes, const u8 *buf, size_t len,
 		.found = false,
 	};
 
-	if (!classes)
+	if (!(classes & UTF8GUARD_CLASSES_ILL_FORMED))
 		return false;
 	if (classes & UTF8GUARD_CLASS_STRICT)
 		return utf8guard_first_error(buf, len, report);
 	utf8guard_scan(buf, len, utf8guard_stop_at_violation, &search);
 	return search.found;
 }
+
+/**
+ * utf8guard_first_violation() - the first thing a set of classes refuses
+ *	in a text (a path, a symlink target)
+ * @classes: UTF8GUARD_CLASS_* bits
+ * @buf: bytes to check
+ * @len: number of bytes in @buf
+ * @report: filled with the refused sequence or character, if any
+ *
+ * Ill-formed sequences (strict, path-tricks) and refused characters (the
+ * normalize-reject classes, utf8guard_first_char_violation()) are both
+ * looked for; the one that starts first is reported.
+ *
+ * Context: any context; does not sleep.
+ * Return: true if @classes refuse something in @buf.
+ */
+bool utf8guard_first_violation(u32 classes, const u8 *buf, size_t len,
+			       struct utf8guard_report *report)
+{
+	struct utf8guard_report character;
+	bool found;
+
+	found = first_ill_formed(classes, buf, len, report);
+	/* Characters are only looked for before the ill-formed sequence. */
+	if (utf8guard_first_char_violation(classes, buf,
+					   found ? report->offset : len,
+					   &character)) {
+		*report = character;
+		return true;
+	}
+	return found;
+}
 UTF8GUARD_EXPORT(utf8guard_first_violation);
+
+static bool refuse_name(struct utf8guard_report *report, u8 reason,
+			size_t offset, size_t length, u32 codepoint)
+{
+	report->offset = offset;
+	report->length = length;
+	report->codepoint = codepoint;
+	report->reason = reason;
+	report->shadow_length = 0;
+	report->path_trick = false;
+	return true;
+}
+
+/**
+ * utf8guard_name_violation() - the first thing a filename component breaks
+ * @classes: UTF8GUARD_CLASS_* bits
+ * @name: the component's bytes
+ * @len: their number
+ * @report: filled with what is refused, if anything
+ *
+ * First the component rules, whatever @classes say: a name is not empty
+ * (empty-name), not "." or ".." (dot-name), has no '/' (slash) and no NUL
+ * byte (nul) in its first UTF8GUARD_NAME_MAX bytes, and is at most
+ * UTF8GUARD_NAME_MAX bytes long (name-too-long, reported at byte 255).
+ * Then utf8guard_first_violation() under @classes.
+ *
+ * Context: any context; does not sleep.
+ * Return: true if @name is refused.
+ */
+bool utf8guard_name_violation(u32 classes, const u8 *name, size_t len,
+			      struct utf8guard_report *report)
+{
+	size_t k;
+
+	if (!len)
+		return refuse_name(report, UTF8GUARD_REASON_EMPTY_NAME, 0, 0, 0);
+	if (name[0] == '.' && (len == 1 || (len == 2 && name[1] == '.')))
+		return refuse_name(report, UTF8GUARD_REASON_DOT_NAME, 0, len,
+				   0);
+	for (k = 0; k < len && k < UTF8GUARD_NAME_MAX; k++) {
+		if (name[k] == '/')
+			return refuse_name(report, UTF8GUARD_REASON_SLASH, k, 1,
+					   '/');
+		if (!name[k])
+			return refuse_name(report, UTF8GUARD_REASON_NUL, k, 1, 0);
+	}
+	if (len > UTF8GUARD_NAME_MAX)
+		return refuse_name(report, UTF8GUARD_REASON_NAME_TOO_LONG,
+				   UTF8GUARD_NAME_MAX, len - UTF8GUARD_NAME_MAX,
+				   0);
+	return utf8guard_first_violation(classes, name, len, report);
+}
+UTF8GUARD_EXPORT(utf8guard_name_violation);

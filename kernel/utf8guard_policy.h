@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * utf8guard policy: the mode, the check classes, their words, and which
- * ill-formed sequences a set of classes refuses.
+ * utf8guard policy: the mode, the check classes, their words, and what a
+ * set of classes refuses: ill-formed sequences (strict, path-tricks),
+ * well-formed characters (the normalize-reject classes, utf8guard_chars.c)
+ * and, for a filename component, the component rules.
  *
  * Pure functions, compiled verbatim into the module and the CLI (like the
  * core), so that `utf8guardctl` parses and judges exactly as the kernel.
@@ -22,12 +24,37 @@ enum utf8guard_mode {
 enum utf8guard_class_bit {
 	UTF8GUARD_CLASS_BIT_STRICT = 0,
 	UTF8GUARD_CLASS_BIT_PATH_TRICKS,
+	UTF8GUARD_CLASS_BIT_CONTROLS,
+	UTF8GUARD_CLASS_BIT_BIDI,
+	UTF8GUARD_CLASS_BIT_IGNORABLES,
+	UTF8GUARD_CLASS_BIT_NONCHARACTERS,
+	UTF8GUARD_CLASS_BIT_BOM,
+	UTF8GUARD_CLASS_BIT_CONFUSABLE_PATH,
+	UTF8GUARD_CLASS_BIT_NFC,
 	UTF8GUARD_CLASS_BIT_COUNT
 };
 
 #define UTF8GUARD_CLASS_STRICT		(1U << UTF8GUARD_CLASS_BIT_STRICT)
 #define UTF8GUARD_CLASS_PATH_TRICKS	(1U << UTF8GUARD_CLASS_BIT_PATH_TRICKS)
+#define UTF8GUARD_CLASS_CONTROLS	(1U << UTF8GUARD_CLASS_BIT_CONTROLS)
+#define UTF8GUARD_CLASS_BIDI		(1U << UTF8GUARD_CLASS_BIT_BIDI)
+#define UTF8GUARD_CLASS_IGNORABLES	(1U << UTF8GUARD_CLASS_BIT_IGNORABLES)
+#define UTF8GUARD_CLASS_NONCHARACTERS	\
+	(1U << UTF8GUARD_CLASS_BIT_NONCHARACTERS)
+#define UTF8GUARD_CLASS_BOM		(1U << UTF8GUARD_CLASS_BIT_BOM)
+#define UTF8GUARD_CLASS_CONFUSABLE_PATH	\
+	(1U << UTF8GUARD_CLASS_BIT_CONFUSABLE_PATH)
+#define UTF8GUARD_CLASS_NFC		(1U << UTF8GUARD_CLASS_BIT_NFC)
 #define UTF8GUARD_CLASSES_ALL		((1U << UTF8GUARD_CLASS_BIT_COUNT) - 1)
+/* The classes that judge ill-formed sequences. */
+#define UTF8GUARD_CLASSES_ILL_FORMED \
+	(UTF8GUARD_CLASS_STRICT | UTF8GUARD_CLASS_PATH_TRICKS)
+/* The normalize-reject classes, which judge well-formed characters. */
+#define UTF8GUARD_CLASSES_CHARS \
+	(UTF8GUARD_CLASSES_ALL & ~UTF8GUARD_CLASSES_ILL_FORMED)
+
+/* Longest filename component utf8guard_name_violation() accepts (NAME_MAX). */
+#define UTF8GUARD_NAME_MAX		255
 #define UTF8GUARD_CLASSES_DEFAULT \
 	(UTF8GUARD_CLASS_STRICT | UTF8GUARD_CLASS_PATH_TRICKS)
 
@@ -72,6 +99,10 @@ bool utf8guard_classes_refuse(u32 classes,
 			      const struct utf8guard_report *report);
 bool utf8guard_first_violation(u32 classes, const u8 *buf, size_t len,
 			       struct utf8guard_report *report);
+bool utf8guard_name_violation(u32 classes, const u8 *name, size_t len,
+			      struct utf8guard_report *report);
+bool utf8guard_first_char_violation(u32 classes, const u8 *buf, size_t len,
+				    struct utf8guard_report *report);
 
 /**
  * struct utf8guard_violation_search - what utf8guard_stop_at_violation()

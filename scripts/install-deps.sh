@@ -21,6 +21,8 @@ PACKAGES=(
 	build-essential python3 git perl
 	# utf8guardctl load/unload (libkmod), its tests (Prometheus text parser)
 	libkmod-dev pkg-config python3-prometheus-client
+	# the Unicode data the class tables are generated from and tested on
+	unicode-data
 	# libFuzzer with ASan/UBSan
 	clang libclang-rt-14-dev
 	# building the test kernel and out-of-tree modules; static checks

@@ -23,6 +23,7 @@ mkdir -p "$logs"
 SUITE_TABLE=(
 	"build|make -s cli core-freestanding|CLI (-Wall -Wextra -Werror), core freestanding"
 	"core|make -s -f tests/core/Makefile.inc core-check|core: tables, exhaustive, block boundaries, oracle, Kuhn, fuzz"
+	"unicode|tests/unicode/run.sh|normalize-reject classes: generated tables, boundaries, NormalizationTest, Python"
 	"cli|tests/cli/check_test.sh build/utf8guardctl|utf8guardctl check"
 	"style|tests/harness/style-check.sh|checkpatch, kernel-doc, sparse, ABI doc"
 	"sign|tests/harness/sign-test.sh|make install SIGN_KEY/SIGN_CERT: signed modules, modinfo, openssl"

@@ -29,6 +29,11 @@ bool fs_check_wanted(const struct super_block *sb,
 
 /**
  * fs_check_bytes() - check a name or symlink target, count, log, decide
+ *
+ * A new name is checked as a filename component (utf8guard_name_violation():
+ * the component rules, then the classes), a symlink target as a path
+ * (utf8guard_first_violation()).
+ *
  * @op: the operation, for counters and the log line
  * @policy: the snapshot from fs_check_wanted()
  * @bytes: the name (not NUL-terminated) or target
@@ -42,7 +47,10 @@ int fs_check_bytes(enum fs_op op, const struct utf8guard_policy *policy,
 	struct utf8guard_report report, *violation = NULL;
 	int verdict;
 
-	if (utf8guard_first_violation(policy->classes, bytes, len, &report))
+	/* A symlink target is a path; everything else is a new name. */
+	if (op == FS_OP_SYMLINK_TARGET ?
+	    utf8guard_first_violation(policy->classes, bytes, len, &report) :
+	    utf8guard_name_violation(policy->classes, bytes, len, &report))
 		violation = &report;
 	verdict = utf8guard_judge(policy, violation, bytes, len,
 				  fs_op_name(op));

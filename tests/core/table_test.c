@@ -241,6 +241,9 @@ static unsigned long run_reason_names(void)
 	static const char *const names[UTF8GUARD_REASON_COUNT] = {
 		"none", "truncated", "unexpected-continuation",
 		"invalid-byte", "overlong", "surrogate", "out-of-range",
+		"control", "bidi", "ignorable", "noncharacter", "bom",
+		"confusable-path", "not-nfc", "empty-name", "dot-name",
+		"slash", "nul", "name-too-long",
 	};
 	static const char *const not_names[] = {
 		"", "overlon", "overlongs", "Overlong", "unknown",

@@ -225,10 +225,14 @@ static void core_reason_words(struct kunit *test)
 {
 	static const char *const words[] = {
 		"none", "truncated", "unexpected-continuation", "invalid-byte",
-		"overlong", "surrogate", "out-of-range",
+		"overlong", "surrogate", "out-of-range", "control", "bidi",
+		"ignorable", "noncharacter", "bom", "confusable-path",
+		"not-nfc", "empty-name", "dot-name", "slash", "nul",
+		"name-too-long",
 	};
 	unsigned int k;
 
+	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(words), UTF8GUARD_REASON_COUNT);
 	for (k = 0; k < ARRAY_SIZE(words); k++) {
 		KUNIT_EXPECT_STREQ(test, utf8guard_reason_name(k), words[k]);
 		KUNIT_EXPECT_EQ(test, utf8guard_reason_from_name(words[k],
