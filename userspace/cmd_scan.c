@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * utf8guardctl scan - the pre-flight before mode "enforce": every name in
- * the trees that the policy would refuse if it were created now, and every
- * symlink whose target it would refuse (fs/check_symlink_target), judged
- * by the kernel's own policy code.  Output is streamed, one line a
+ * the trees that the policy would refuse if it were created now (component
+ * rules and classes: utf8guard_name_violation()), and every symlink whose
+ * target it would refuse (path rules: utf8guard_first_violation(), as
+ * fs/check_symlink_target does), judged by the kernel's own policy code.  Output is streamed, one line a
  * finding; memory grows with the depth of a tree, not its size.
  */
 #include <errno.h>
@@ -117,8 +118,8 @@ static void on_entry(const struct walk_entry *entry, void *arg)
 	ssize_t len;
 
 	scan->entries++;
-	if (utf8guard_first_violation(scan->classes, entry->name,
-				      entry->name_len, &report))
+	if (utf8guard_name_violation(scan->classes, entry->name,
+				     entry->name_len, &report))
 		report_finding(scan, entry, "name", entry->name,
 			       entry->name_len, &report);
 	if (entry->type != DT_LNK)
