@@ -184,7 +184,7 @@ int cmd_scan(int argc, char **argv)
 	bool root_errors = false;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:h", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			if (!utf8guard_parse_policy(optarg, strlen(optarg),
