@@ -38,7 +38,7 @@ kernels=$("$top/tests/vm/stock-kernel.sh" --list) || {
 	exit 2
 }
 for kernel in $kernels; do
-	SUITE_TABLE+=("vm-stock-$kernel|tests/harness/vm-suite.sh stock $kernel|Debian $kernel kernel: build, fs hook, nf hook, integration")
+	SUITE_TABLE+=("vm-stock-$kernel|tests/harness/vm-suite.sh stock $kernel|Debian $kernel kernel: build, fs hook, nf hook, utf8guardctl, integration")
 done
 
 passed=0
@@ -80,8 +80,8 @@ printf '%s\n' "${summary[@]}"
 if ((${#matrix[@]})); then
 	# kernel x guest suite: passed/failed tests, FAIL if the suite failed
 	echo
-	printf '%-8s %-6s %-11s %-11s %-11s %-11s %-5s %6s  %s\n' kernel build \
-		fs nf integration fs-locked vm time result
+	printf '%-8s %-6s %-11s %-11s %-11s %-11s %-11s %-5s %6s  %s\n' kernel build \
+		fs nf cli-admin integration fs-locked vm time result
 	for row in "${matrix[@]}"; do
 		declare -A cell=()
 		for field in ${row#matrix: * }; do
@@ -89,7 +89,7 @@ if ((${#matrix[@]})); then
 		done
 		kernel=$(cut -d' ' -f2 <<<"$row")
 		line=$(printf '%-8s %-6s' "$kernel" "${cell[build]}")
-		for s in fs nf integration fs-locked; do
+		for s in fs nf cli-admin integration fs-locked; do
 			v=${cell[$s]:-}
 			if [ -z "$v" ]; then
 				v=-
