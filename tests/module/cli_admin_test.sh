@@ -75,10 +75,10 @@ expect_match "set mode bogus: the shared parser says why" "unknown mode \(off, a
 
 # --- stats: real counts --------------------------------------------------------
 $cli set mode enforce >/dev/null
-echo 1 >$sys/stats/reset
-echo 1 >$sys/fs/stats/reset
 mkdir -p $work/t
 mount -t tmpfs none $work/t
+echo 1 >$sys/stats/reset
+echo 1 >$sys/fs/stats/reset
 mkdir "$(printf "$work/t/a\300\256")" 2>/dev/null
 expect_eq "enforce: bad mkdir refused" "" "$(ls $work/t)"
 mkdir $work/t/good
@@ -94,7 +94,7 @@ expect_match "prometheus: overlong" '^utf8guard_violations_total\{reason="overlo
 expect_match "prometheus: TYPE line" '^# TYPE utf8guard_violations_total counter$' "$(echo "$out" | grep '^# TYPE utf8guard_violations_total')"
 # Every counter file of the kernel is in the JSON output.
 files=$(find $sys -path '*stats/*' -type f ! -name reset | wc -l)
-keys=$($cli stats --json | grep -o '":[0-9]*' | wc -l)
+keys=$($cli stats --json | grep -o '":[0-9][0-9]*' | wc -l)
 expect_eq "stats --json: one value per counter file ($files)" "$files" "$keys"
 umount $work/t
 
