@@ -45,12 +45,17 @@ all: cli module
 
 cli: $(CLI)
 
+# utf8guardctl load/unload use libkmod (libkmod-dev).
+PKG_CONFIG ?= pkg-config
+KMOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
+KMOD_LIBS := $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null || echo -lkmod)
+
 $(CLI): $(CLI_OBJECTS)
-	$(CC) $(USER_CFLAGS) -o $@ $^
+	$(CC) $(USER_CFLAGS) -o $@ $^ $(KMOD_LIBS)
 
 $(BUILD)/%.o: %.c $(CLI_HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -c -o $@ $<
+	$(CC) $(USER_CFLAGS) $(KMOD_CFLAGS) -c -o $@ $<
 
 # The core must stay freestanding: it is compiled into the kernel too.
 core-freestanding: $(CORE_SOURCES)

@@ -20,9 +20,9 @@ put() {
 
 echo "=== utf8guard demo start"
 say "Load the module on Debian's stock $(uname -r) kernel"
-run "insmod modules/utf8guard.ko"
+run "utf8guardctl load --module-dir modules"
+run "utf8guardctl status"
 run "ls $S $S/stats"
-run "cat $S/version $S/mode $S/policy"
 
 say "2F C0 AE 2E 2F: a '/../' whose first dot is an overlong encoding"
 run "utf8guardctl check --hex 2fc0ae2e2f"
@@ -39,32 +39,31 @@ put '\057\300\256\056\057' $C/check_name
 put 'caf\303\251' $C/check_name
 put '\355\240\200' $C/check_name
 run "dmesg | grep 'utf8guard: refused' | tail -n 2"
-run "cd $S/stats && grep . checked rejected audited overlong surrogate"
+run "utf8guardctl stats | grep -v ' 0$'"
 
 say "audit mode: allowed, counted, logged"
-run "echo audit > $S/mode && cat $S/mode"
+run "utf8guardctl set mode audit"
 put '\300\257' $C/check_name
-run "cat $S/stats/audited"
+run "utf8guardctl stats | grep audited"
 
 say "path-tricks only: legacy Latin-1 names pass, tricks do not"
-run "echo enforce > $S/mode; echo path-tricks > $S/policy; cat $S/policy"
+run "utf8guardctl set mode enforce; utf8guardctl set policy path-tricks"
 put 'caf\351' $C/check_name
 put 'a\300\257b' $C/check_name
-run "echo +strict > $S/policy; cat $S/policy"
+run "utf8guardctl set policy +strict"
 
-say "Bad writes are refused with EINVAL and change nothing"
+say "Bad values are refused, with the reason, and change nothing"
+run "utf8guardctl set policy strickt"
+run "utf8guardctl set mode 'enforce please'"
 run "echo strickt > $S/policy"
-run "echo 'enforce please' > $S/mode"
-run "cat $S/mode $S/policy"
-run "dmesg | grep 'write refused' | tail -n 2"
+run "dmesg | grep 'write refused' | tail -n 1"
 
 say "The filesystem hook: utf8guard_fs.ko refuses new bad names, on any filesystem"
 echo "(it probes the kernel's create, mkdir, mknod, symlink, link and rename hooks;"
 echo " mode and policy are the ones above: enforce, strict path-tricks)"
-run "insmod modules/utf8guard_fs.ko"
+run "utf8guardctl load --module-dir modules --fs"
 run "dmesg | grep 'utf8guard_fs: .*hooked'"
-run "ls $S/fs $S/fs/stats"
-run "cd $S/fs && grep . enabled fstypes check_symlink_target unhooked"
+run "utf8guardctl status"
 run "mkdir /tmp/fs && echo 1 > $S/fs/stats/reset"
 
 say "mkdir of the name C0 AE 2E (an overlong '.' and a '.': '..' to a lenient decoder)"
@@ -77,24 +76,26 @@ echo "(nothing: the refused mkdir created nothing; a well-formed UTF-8 name is a
 run 'mkdir "$(printf "/tmp/fs/caf\303\251")" && find /tmp/fs -mindepth 1'
 
 say "audit mode: the same mkdir is allowed, counted and logged"
-run "echo audit > $S/mode"
+run "utf8guardctl set mode audit"
 run 'mkdir "$(printf "/tmp/fs/\300\256./")" && find /tmp/fs -mindepth 1'
 run "dmesg | grep 'utf8guard: audit: would refuse mkdir' | tail -n 1"
 
 say "Back to enforce: the existing name stays usable (only new names are checked)"
-run "echo enforce > $S/mode"
+run "utf8guardctl scan /tmp/fs"
+echo "(scan: the pre-flight before enforce lists the names it would refuse)"
+run "utf8guardctl set mode enforce"
 run 'touch "$(printf "/tmp/fs/\300\256./inside")" && find /tmp/fs -mindepth 1'
 run 'mv "$(printf "/tmp/fs/\300\256.")" /tmp/fs/renamed && find /tmp/fs -mindepth 1'
 run "rm -r /tmp/fs"
 
 say "The filesystem counters: per operation and per reason"
-run "cd $S/fs/stats && grep . checked rejected audited overlong mkdir/* create/checked rename/checked"
-run "cd $S/fs && grep . missed unhooked"
+run "utf8guardctl stats | grep '^fs/' | grep -v ' 0$'"
+run "utf8guardctl stats --prometheus | grep 'operation=\"mkdir\"'"
 
 say "The network hook: utf8guard_nf.ko drops bad payloads on the ports you list"
 run "modprobe -a nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6; ip link set lo up"
-run "insmod modules/utf8guard_nf.ko ports=udp:5140,tcp:8080"
-run "cat $S/net/ports"
+run "utf8guardctl load --module-dir modules --net"
+run "utf8guardctl set net.ports udp:5140,tcp:8080"
 echo "(net_op sends one datagram and says whether it arrived)"
 run "tools/net_op udp 127.0.0.1 5140 2fc0ae2e2f"
 run "tools/net_op udp 127.0.0.1 5140 636166c3a9"
@@ -105,11 +106,13 @@ say "TCP: GET /a/<C0 AE><C0 AE>/etc/passwd on a watched port never reaches the s
 run "tools/net_op tcp 127.0.0.1 8080 $(printf 'GET /a/' | od -An -tx1 | tr -d ' \n')c0aec0ae$(printf '/etc/passwd' | od -An -tx1 | tr -d ' \n')"
 echo "(stalled 0: the server read 0 bytes; a character split across two segments still passes:)"
 run "tools/net_op tcp 127.0.0.1 8080 e282,ac"
-run "cd $S/net/stats && grep . checked dropped overlong"
+run "utf8guardctl stats | grep '^net/stats/\(checked\|dropped\|overlong\)'"
 
 say "Lock until reboot"
-run "echo 1 > $S/locked; cat $S/locked"
-run "echo off > $S/mode"
-run "echo 0 > $S/fs/enabled"
-run "rmmod utf8guard_consumer; rmmod utf8guard_nf; rmmod utf8guard_fs; rmmod utf8guard"
+run "rmmod utf8guard_consumer"
+run "echo 1 > $S/locked"
+run "utf8guardctl set mode off"
+run "utf8guardctl set fs.enabled 0"
+run "utf8guardctl unload"
+run "utf8guardctl status | head -n 1"
 echo "=== utf8guard demo end"

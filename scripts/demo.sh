@@ -13,8 +13,16 @@ out=$top/build/demo
 mkdir -p "$out"
 
 "$top/scripts/install-deps.sh"
-echo "demo: building utf8guardctl (static, for the VM) and the modules..."
-make -s -C "$top" BUILD="$out/static" CFLAGS="-O2 -static" cli
+echo "demo: building utf8guardctl and the modules..."
+make -s -C "$top" BUILD="$out/cli" cli
+# utf8guardctl is linked with libkmod (Debian has no static libkmod): its
+# shared libraries and the dynamic loader go into the initramfs with it.
+libs=$out/libs
+rm -rf "$libs"
+for lib in $(ldd "$out/cli/utf8guardctl" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }'); do
+	mkdir -p "$libs$(dirname "$lib")"
+	cp -L "$lib" "$libs$lib"
+done
 tree=$("$vm/stock-kernel.sh" --build)
 image=$("$vm/stock-kernel.sh" --image)
 "$top/tests/harness/build-modules.sh" "$tree" "$out/modules"
@@ -25,7 +33,7 @@ gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 	"$out/stock-modules" nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6
 
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/scripts/demo-guest.sh" \
-	--file "$out/static/utf8guardctl:/utf8guard/tools/" \
+	--file "$out/cli/utf8guardctl:/utf8guard/tools/" --tree "$libs" \
 	--file "$out/modules/utf8guard.ko:/utf8guard/modules/" \
 	--file "$out/modules/utf8guard_fs.ko:/utf8guard/modules/" \
 	--file "$out/modules/utf8guard_nf.ko:/utf8guard/modules/" \

@@ -19,6 +19,8 @@ BACKPORTS_SOURCE=/etc/apt/sources.list.d/utf8guard-bookworm-backports.sources
 PACKAGES=(
 	# the CLI and the userspace suites (static libc for VM tools)
 	build-essential python3 git perl
+	# utf8guardctl load/unload (libkmod), its tests (Prometheus text parser)
+	libkmod-dev pkg-config python3-prometheus-client
 	# the Unicode data the class tables are generated from and tested on
 	unicode-data
 	# libFuzzer with ASan/UBSan

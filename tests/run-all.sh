@@ -25,6 +25,7 @@ SUITE_TABLE=(
 	"core|make -s -f tests/core/Makefile.inc core-check|core: tables, exhaustive, block boundaries, oracle, Kuhn, fuzz"
 	"unicode|tests/unicode/run.sh|normalize-reject classes: generated tables, boundaries, NormalizationTest, Python"
 	"cli|tests/cli/check_test.sh build/utf8guardctl|utf8guardctl check"
+	"cli-admin|tests/cli/admin_test.sh build/utf8guardctl|utf8guardctl set/status/stats/apply/scan on a fake sysfs and planted trees"
 	"style|tests/harness/style-check.sh|checkpatch, kernel-doc, sparse, ABI doc"
 	"sign|tests/harness/sign-test.sh|make install SIGN_KEY/SIGN_CERT: signed modules, modinfo, openssl"
 	"vm-test|tests/harness/vm-suite.sh test|test kernel: KUnit, fs hook, nf hook, integration, debug checks"
@@ -37,7 +38,7 @@ kernels=$("$top/tests/vm/stock-kernel.sh" --list) || {
 	exit 2
 }
 for kernel in $kernels; do
-	SUITE_TABLE+=("vm-stock-$kernel|tests/harness/vm-suite.sh stock $kernel|Debian $kernel kernel: build, fs hook, nf hook, integration")
+	SUITE_TABLE+=("vm-stock-$kernel|tests/harness/vm-suite.sh stock $kernel|Debian $kernel kernel: build, fs hook, nf hook, utf8guardctl, integration")
 done
 
 passed=0
@@ -79,8 +80,8 @@ printf '%s\n' "${summary[@]}"
 if ((${#matrix[@]})); then
 	# kernel x guest suite: passed/failed tests, FAIL if the suite failed
 	echo
-	printf '%-8s %-6s %-11s %-11s %-11s %-11s %-5s %6s  %s\n' kernel build \
-		fs nf integration fs-locked vm time result
+	printf '%-8s %-6s %-11s %-11s %-11s %-11s %-11s %-5s %6s  %s\n' kernel build \
+		fs nf cli-admin integration fs-locked vm time result
 	for row in "${matrix[@]}"; do
 		declare -A cell=()
 		for field in ${row#matrix: * }; do
@@ -88,7 +89,7 @@ if ((${#matrix[@]})); then
 		done
 		kernel=$(cut -d' ' -f2 <<<"$row")
 		line=$(printf '%-8s %-6s' "$kernel" "${cell[build]}")
-		for s in fs nf integration fs-locked; do
+		for s in fs nf cli-admin integration fs-locked; do
 			v=${cell[$s]:-}
 			if [ -z "$v" ]; then
 				v=-

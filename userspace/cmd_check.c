@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kernel/utf8guard_policy.h"
 #include "commands.h"
 #include "escape.h"
 #include "hex.h"
@@ -19,9 +20,15 @@
 
 enum input_kind { INPUT_HEX, INPUT_FILE, INPUT_ARGUMENT };
 
+/* What the input is judged as: bytes, a filename component, a path. */
+enum check_rules { RULES_UTF8, RULES_NAME, RULES_PATH };
+
 struct check_options {
 	bool all;
 	bool json;
+	bool policy;		/* --policy, --name or --path given */
+	u32 classes;		/* with @policy: the classes that refuse */
+	enum check_rules rules;
 };
 
 /* State of one input's check, shared with the error callback. */
@@ -36,7 +43,8 @@ struct check_run {
 
 static void check_usage(FILE *out)
 {
-	fputs("usage: utf8guardctl check [--all] [--json] [--hex HEX] [--file PATH] [--] [BYTES...]\n"
+	fputs("usage: utf8guardctl check [--all] [--json] [--policy LIST] [--name | --path]\n"
+	      "                         [--hex HEX] [--file PATH] [--] [BYTES...]\n"
 	      "\n"
 	      "Validate each input as strict UTF-8 (RFC 3629) and report the first\n"
 	      "ill-formed sequence: its offset, maximal-subpart length, reason, and\n"
@@ -53,6 +61,15 @@ static void check_usage(FILE *out)
 	      "  --json        one JSON object per input, e.g.\n"
 	      "                {\"valid\":false,\"offset\":1,\"length\":1,\"reason\":\"overlong\",\n"
 	      "                 \"codepoint\":46,\"shadow_length\":2,\"path_trick\":true}\n"
+	      "  --policy LIST judge as the kernel does under this policy (e.g.\n"
+	      "                \"path-tricks\", \"strict controls bidi\"; default with\n"
+	      "                --name/--path: \"strict path-tricks\"); without --name,\n"
+	      "                each input is judged as a path (--path)\n"
+	      "  --name        each input is a filename component, as the filesystem\n"
+	      "                hook judges a new name: not empty, not . or .., no '/',\n"
+	      "                no NUL, at most 255 bytes, then the policy's classes\n"
+	      "  --path        each input is a whole path (e.g. a symlink target): the\n"
+	      "                policy's classes, the first thing refused\n"
 	      "  -h, --help    show this help\n"
 	      "\n"
 	      "reasons: truncated, unexpected-continuation, invalid-byte, overlong,\n"
@@ -129,8 +146,9 @@ static void finish(struct check_run *run, u64 size)
 	}
 	if (run->errors == 0) {
 		write_label(out, run);
-		fprintf(out, ": valid UTF-8 (%" PRIu64 " byte%s)\n", size,
-			size == 1 ? "" : "s");
+		fprintf(out, ": %s (%" PRIu64 " byte%s)\n",
+			run->options->policy ? "allowed by the policy" :
+			"valid UTF-8", size, size == 1 ? "" : "s");
 	} else if (run->options->all) {
 		fprintf(out, "  %" PRIu64 " error%s in %" PRIu64 " bytes\n",
 			run->errors, run->errors == 1 ? "" : "s", size);
@@ -141,9 +159,35 @@ static void check_buffer(struct check_run *run, const unsigned char *bytes,
 			 size_t len)
 {
 	struct byte_window window = { .bytes = bytes, .len = len, .base = 0 };
+	const struct check_options *options = run->options;
+	struct utf8guard_report report;
+	bool refused;
 
 	run->window = &window;
-	utf8guard_scan(bytes, len, on_buffer_error, run);
+	if (options->rules == RULES_UTF8) {
+		utf8guard_scan(bytes, len, on_buffer_error, run);
+	} else {
+		/* The kernel's judgement: the first thing refused, if any. */
+		if (options->rules == RULES_NAME)
+			refused = utf8guard_name_violation(options->classes,
+							   bytes, len, &report);
+		else
+			refused = utf8guard_first_violation(options->classes,
+							    bytes, len, &report);
+		if (refused) {
+			run->errors++;
+			if (options->json) {
+				fputs("{\"valid\":false,", stdout);
+				report_write_json_members(stdout, &report);
+			} else {
+				write_label(stdout, run);
+				fputs(options->rules == RULES_NAME ?
+				      ": refused as a name\n" :
+				      ": refused as a path\n", stdout);
+				report_write_human(stdout, &report, &window);
+			}
+		}
+	}
 	finish(run, len);
 }
 
@@ -205,10 +249,17 @@ int cmd_check(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "hex", required_argument, NULL, 'x' },
 		{ "file", required_argument, NULL, 'f' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "name", no_argument, NULL, 'N' },
+		{ "path", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct check_options options = { 0 };
+	struct check_options options = {
+		.classes = UTF8GUARD_CLASSES_DEFAULT,
+	};
+	struct utf8guard_parse_error parse;
+	bool explicit_rules = false;
 	struct pending_input *inputs;
 	unsigned int arguments = 0;
 	int count = 0, status = EXIT_OK, result, opt, i;
@@ -238,15 +289,44 @@ int cmd_check(int argc, char **argv)
 		case 1:
 			inputs[count++] = (struct pending_input){ INPUT_ARGUMENT, optarg };
 			break;
+		case 'p':
+			if (!utf8guard_parse_policy(optarg, strlen(optarg),
+						    UTF8GUARD_CLASSES_DEFAULT,
+						    &options.classes, &parse)) {
+				fputs("utf8guardctl check: invalid --policy '", stderr);
+				escape_write_string(stderr, optarg);
+				fprintf(stderr, "': %s\n", parse.message);
+				free(inputs);
+				return EXIT_ERROR;
+			}
+			options.policy = true;
+			if (options.rules == RULES_UTF8)
+				options.rules = RULES_PATH;
+			break;
+		case 'N':
+		case 'P':
+			if (explicit_rules &&
+			    options.rules != (opt == 'N' ? RULES_NAME : RULES_PATH)) {
+				fputs("utf8guardctl check: choose one of --name and --path\n",
+				      stderr);
+				free(inputs);
+				return EXIT_ERROR;
+			}
+			options.rules = opt == 'N' ? RULES_NAME : RULES_PATH;
+			options.policy = true;
+			explicit_rules = true;
+			break;
 		case 'h':
 			check_usage(stdout);
 			free(inputs);
 			return EXIT_OK;
 		default:
 			fputs("utf8guardctl check: ", stderr);
-			if (optopt == 'x' || optopt == 'f')
+			if (optopt == 'x' || optopt == 'f' || optopt == 'p')
 				fprintf(stderr, "option %s needs an argument\n",
-					optopt == 'x' ? "--hex HEX" : "--file PATH");
+					optopt == 'x' ? "--hex HEX" :
+					optopt == 'f' ? "--file PATH" :
+					"--policy LIST");
 			else
 				fprintf(stderr, "unknown option '%s'\n",
 					argv[optind - 1]);
@@ -265,6 +345,14 @@ int cmd_check(int argc, char **argv)
 		return EXIT_ERROR;
 	}
 
+	for (i = 0; i < count && options.rules != RULES_UTF8; i++) {
+		if (inputs[i].kind == INPUT_FILE) {
+			fputs("utf8guardctl check: --policy, --name and --path judge one name or path each: give --hex HEX or BYTES, not --file\n",
+			      stderr);
+			free(inputs);
+			return EXIT_ERROR;
+		}
+	}
 	for (i = 0; i < count; i++) {
 		if (inputs[i].kind == INPUT_ARGUMENT)
 			arguments++;

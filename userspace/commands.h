@@ -12,6 +12,21 @@ enum exit_status {
 	EXIT_ERROR = 2,
 };
 
+int cmd_apply(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_load(int argc, char **argv);
+int cmd_scan(int argc, char **argv);
+int cmd_set(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_unload(int argc, char **argv);
+
+/*
+ * Report an unknown option (@opt '?') or a missing argument (@opt ':',
+ * with an optstring starting with ':') of @command on stderr, and how to
+ * get help.  @arg is the offending argument (argv[optind - 1]).  Returns
+ * EXIT_ERROR.
+ */
+int usage_error(const char *command, int opt, const char *arg);
 
 #endif /* UTF8GUARDCTL_COMMANDS_H */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # style-check.sh - the kernel's own checkers on the project's kernel code:
-#   checkpatch.pl --no-tree -f  on every tracked kernel and KUnit C file
+#   checkpatch.pl --no-tree -f  on every tracked kernel, KUnit and CLI C file
 #   kernel-doc -none -Werror    on every file that defines exported symbols
 #   sparse (C=2)                on the modules, against Debian's headers
 #   get_abi.pl validate         on Documentation/ABI
@@ -40,6 +40,16 @@ out=$(perl "$src/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	--ignore LINUX_VERSION_CODE -f kernel/compat.h 2>&1 |
 	grep -E 'ERROR|WARNING|CHECK')
 expect_eq "checkpatch on kernel/compat.h" "" "$out"
+# The CLI (userspace/) in the same style; compiler.h is where __printf()
+# is defined for userspace, from the attribute checkpatch prefers it to.
+mapfile -t cli_files < <(git ls-files 'userspace/*.[ch]' | grep -vx userspace/compiler.h)
+out=$(perl "$src/scripts/checkpatch.pl" --no-tree --terse --show-types \
+	-f "${cli_files[@]}" 2>&1 | grep -E 'ERROR|WARNING|CHECK')
+expect_eq "checkpatch on ${#cli_files[@]} CLI files" "" "$out"
+out=$(perl "$src/scripts/checkpatch.pl" --no-tree --terse --show-types \
+	--ignore PREFER_DEFINED_ATTRIBUTE_MACRO -f userspace/compiler.h 2>&1 |
+	grep -E 'ERROR|WARNING|CHECK')
+expect_eq "checkpatch on userspace/compiler.h" "" "$out"
 # ... and the only place: no version test anywhere else.
 out=$(git grep -nE 'LINUX_VERSION_CODE|KERNEL_VERSION\(|RHEL_RELEASE' -- \
 	'kernel/*.[ch]' 'tests/kunit/*.[ch]' 'tests/consumer/*.[ch]' \

@@ -84,7 +84,29 @@ if [ "$kind" = stock ]; then
 	"$vm/stock-modules.sh" "$("${stock_kernel[@]}" --version)" \
 		"$out/stock-modules" crc32c_generic ext4 loop 9p 9pnet_virtio \
 		virtio_pci nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6 veth
-	tree_args=(--tree "$out/stock-modules")
+	# utf8guardctl's suite: the modules and the CLI as `make install
+	# DESTDIR=...` puts them (modules_install + depmod, so that `load`
+	# finds them by name), over the stock modules; from a copy of the
+	# tracked files, not to build in the source tree.  The CLI is linked
+	# with libkmod (no static one): its shared libraries go along.
+	stage=$out/install-root
+	src=$out/install-src
+	rm -rf "$stage" "$src"
+	mkdir -p "$stage" "$src"
+	cp -a "$out/stock-modules/." "$stage/"
+	(cd "$top" && git ls-files -z | cpio --quiet -0 -pdm "$src")
+	make -C "$src" install DESTDIR="$stage" KERNELDIR="$tree" >"$out/install.log" 2>&1 || {
+		cat "$out/install.log" >&2
+		echo "vm-suite: make install DESTDIR=$stage failed" >&2
+		exit 1
+	}
+	ctl=$(find "$stage" -name utf8guardctl -type f | head -n 1)
+	[ -n "$ctl" ] || { echo "vm-suite: make install put no utf8guardctl in $stage" >&2; exit 1; }
+	for lib in $(ldd "$ctl" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }'); do
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+	tree_args=(--tree "$stage")
 fi
 
 files=()
@@ -95,6 +117,7 @@ for tool in guest_write fs_op fs_stress net_op; do
 	files+=(--file "$out/$tool:/utf8guard/tools/")
 done
 files+=(--file "$top/tests/module/integration_test.sh:/utf8guard/tools/"
+	--file "$top/tests/module/cli_admin_test.sh:/utf8guard/tools/"
 	--file "$top/tests/fs/fs_hook_test.sh:/utf8guard/tools/"
 	--file "$top/tests/net/nf_hook_test.sh:/utf8guard/tools/"
 	--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard-net:/utf8guard/tools/"

@@ -1,0 +1,377 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Tests of utf8guardctl's admin commands on the host: option parsing;
+# set, status, stats and apply against a fake sysfs tree
+# (UTF8GUARD_SYSFS, tests/cli/fake-sysfs.sh); 30+ malformed config files,
+# each refused with its line number and nothing written; JSON parsed by
+# python3's json, Prometheus text by prometheus_client's parser; scan on
+# planted trees: refused names and symlink targets, an unreadable
+# directory (as nobody), 2000 levels deep, and 1,000,000 entries within a
+# memory bound.  Usage: admin_test.sh PATH_TO_CLI
+set -u
+cli=$(realpath "${1:?usage: admin_test.sh PATH_TO_UTF8GUARDCTL}")
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../lib/assert.sh
+. "$here/../lib/assert.sh"
+# Debian's python3, whatever python3 is first in PATH: it has
+# python3-prometheus-client.
+py=/usr/bin/python3
+work=$(mktemp -d)
+chmod 0755 "$work"
+trap 'chmod -R u+rwx "$work" 2>/dev/null; rm -rf "$work"' EXIT
+fake=$work/sys
+export UTF8GUARD_SYSFS=$fake
+"$here/fake-sysfs.sh" "$fake" fs net
+# The whole fake tree, file by file, to tell whether anything was written.
+snapshot() { (cd "$fake" && find . -type f | LC_ALL=C sort | while read -r f; do printf '%s=%s\n' "$f" "$(cat "$f" 2>/dev/null)"; done); }
+json_ok() { printf '%s' "$1" | "$py" -c 'import json,sys; [json.loads(l) for l in sys.stdin.read().splitlines() if l]' 2>&1; }
+
+# --- option parsing -----------------------------------------------------
+for c in load unload status set apply stats check scan; do
+	out=$("$cli" "$c" --help)
+	expect_eq "$c --help exits 0" 0 "$?"
+	expect_match "$c --help shows its usage" "^usage: utf8guardctl $c" "$out"
+	out=$("$cli" "$c" --bogus 2>&1)
+	expect_eq "$c --bogus exits 2" 2 "$?"
+	expect_match "$c --bogus says which option" "unknown option '--bogus'" "$out"
+done
+for c in "load --mode" "load --policy" "load --module-dir" "scan --policy"; do
+	# shellcheck disable=SC2086
+	out=$("$cli" $c 2>&1)
+	expect_eq "$c without its argument exits 2" 2 "$?"
+	expect_match "$c: missing argument named" "missing argument for option '--${c#* --}'" "$out"
+done
+out=$("$cli" frobnicate 2>&1)
+expect_eq "unknown command exits 2" 2 "$?"
+expect_match "unknown command named" "unknown command 'frobnicate'" "$out"
+out=$("$cli" --help)
+for c in load unload status set apply stats check scan; do
+	expect_match "main help lists $c" "^  $c " "$(grep "^  $c " <<<"$out")"
+done
+out=$("$cli" load --mode enforc 2>&1)
+expect_eq "load --mode enforc exits 2" 2 "$?"
+expect_match "load --mode enforc: why" "invalid --mode: unknown mode .*'enforc'" "$out"
+out=$("$cli" load --policy 'strict bogus' 2>&1)
+expect_match "load --policy with an unknown class: why" "invalid --policy: unknown class: 'bogus' at character 8" "$out"
+out=$("$cli" load --module-dir "$work/nothing-here" 2>&1)
+expect_eq "load --module-dir without modules exits 2" 2 "$?"
+expect_match "load --module-dir: names the file" "cannot load utf8guard \\($work/nothing-here/utf8guard.ko\\)" "$out"
+out=$("$cli" stats --json --prometheus 2>&1)
+expect_match "stats: one format only" "choose one of --json and --prometheus" "$out"
+expect_status "set with one argument" 2 "$cli" set mode
+expect_status "set with three arguments" 2 "$cli" set mode audit x
+expect_status "scan without DIR" 2 "$cli" scan
+expect_status "check --name --path" 2 "$cli" check --name --path x
+expect_status "check --name --file" 2 "$cli" check --name --file /dev/null
+
+# --- set ------------------------------------------------------------------
+before=$(snapshot)
+out=$("$cli" set mode audit)
+expect_eq "set mode audit" "mode = audit" "$out"
+expect_eq "set mode wrote the file" audit "$(cat "$fake/mode")"
+out=$("$cli" set policy 'strict path-tricks')
+expect_eq "set policy" "policy = strict path-tricks" "$out"
+out=$("$cli" set net.ports 'tcp:80 udp:514')
+expect_eq "set net.ports" "net.ports = tcp:80 udp:514" "$out"
+out=$("$cli" set net.ports '')
+expect_eq "set net.ports to nothing" "net.ports = " "$out"
+for kv in "fs.enabled 0" "fs.fstypes ext4" "fs.check_symlink_target 0" \
+	"net.enabled 0" "net.forward 1"; do
+	# shellcheck disable=SC2086
+	expect_eq "set $kv" "${kv% *} = ${kv#* }" "$("$cli" set $kv)"
+	f=${kv% *}
+	expect_eq "set $kv wrote ${f/.//}" "${kv#* }" "$(cat "$fake/${f/.//}")"
+done
+"$here/fake-sysfs.sh" "$fake" fs net
+before=$(snapshot)
+while IFS='|' read -r key value want; do
+	out=$("$cli" set "$key" "$value" 2>&1)
+	status=$?
+	expect_eq "set $key '$value' refused (exit 2)" 2 "$status"
+	expect_match "set $key '$value': says why" "$want" "$out"
+done <<'ROWS'
+mode|enforc|invalid value for mode: unknown mode \(off, audit, enforce\): 'enforc' at character 1
+mode|audit enforce|invalid value for mode: takes one word: 'enforce' at character 7
+mode||invalid value for mode: is empty
+policy|strict nope|unknown class: 'nope' at character 8
+policy|strict +bidi|mixes a class list with \+/- edits
+fs.enabled|yes|must be 0 or 1: 'yes'
+net.forward|2|must be 0 or 1: '2'
+mode|enforce!|unknown mode
+fs.fstypes|ext4	tmpfs|byte 0x09 at character 5: values are printable ASCII
+nosuch|1|unknown key 'nosuch' \(keys: mode, policy,
+ROWS
+expect_eq "refused sets wrote nothing" "$before" "$(snapshot)"
+# errno -> sentence
+echo 1 >"$fake/locked"
+chmod 0444 "$fake/mode"
+out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$cli" set mode off 2>&1)
+expect_match "EACCES: run as root" "cannot set mode: permission denied writing $fake/mode \\(run as root\\)" "$out"
+chmod 0644 "$fake/mode"
+out=$("$cli" unload 2>&1)
+expect_eq "unload while locked exits 2" 2 "$?"
+expect_match "unload while locked: says so" "utf8guard is locked \\($fake/locked is 1\\): it stays loaded until reboot; nothing unloaded" "$out"
+echo 0 >"$fake/locked"
+rm -r "$fake/net"
+out=$("$cli" set net.ports tcp:80 2>&1)
+expect_match "ENOENT: hook not loaded" "cannot set net.ports: utf8guard_nf is not loaded \\(no $fake/net/ports\\); run 'utf8guardctl load --net'" "$out"
+out=$(UTF8GUARD_SYSFS=$work/absent "$cli" set mode audit 2>&1)
+expect_match "ENOENT: module not loaded" "cannot set mode: utf8guard is not loaded" "$out"
+
+# --- status -----------------------------------------------------------------
+"$here/fake-sysfs.sh" "$fake" fs net
+out=$("$cli" status)
+expect_eq "status exits 0 when healthy" 0 "$?"
+expect_match "status: version, mode, policy" "^utf8guard 0.1.0: loaded, mode enforce, policy strict path-tricks, unlocked" "$out"
+expect_match "status: fs hook settings" "settings: enabled 1, fstypes \\*, check_symlink_target 1" "$out"
+expect_match "status: net hook settings" "settings: enabled 1, ports \\(empty\\), forward 0" "$out"
+json=$("$cli" status --json)
+expect_eq "status --json parses" "" "$(json_ok "$json")"
+got=$("$py" -c 'import json,sys; j=json.loads(sys.argv[1]); print(j["loaded"], j["mode"], j["policy"], j["locked"], j["fs"]["fstypes"], j["fs"]["degraded"], j["net"]["ports"], j["counters"]["checked"])' "$json")
+expect_eq "status --json fields" "{'utf8guard': True, 'utf8guard_fs': True, 'utf8guard_nf': True} enforce strict path-tricks False * False  1" "$got"
+chmod 0644 "$fake/fs/unhooked"
+echo 6 >"$fake/fs/unhooked"
+out=$("$cli" status)
+expect_eq "status exits 1 when a hook is degraded" 1 "$?"
+expect_match "status: degraded named" "filesystem hook \\(utf8guard_fs\\): loaded, DEGRADED" "$out"
+expect_eq "status --json: degraded" True "$("$py" -c 'import json,sys; print(json.loads(sys.argv[1])["fs"]["degraded"])' "$("$cli" status --json)")"
+out=$(UTF8GUARD_SYSFS=$work/absent "$cli" status)
+expect_eq "status exits 1 when not loaded" 1 "$?"
+expect_match "status: not loaded" "utf8guard: not loaded" "$out"
+expect_eq "status --json when not loaded" '{"loaded":{"utf8guard":false,"utf8guard_fs":false,"utf8guard_nf":false}}' \
+	"$(UTF8GUARD_SYSFS=$work/absent "$cli" status --json)"
+
+# --- stats ------------------------------------------------------------------
+"$here/fake-sysfs.sh" "$fake" fs net
+# A reason the kernel may add later, and an operation: listed from the files.
+echo 77 >"$fake/stats/from-the-future"
+mkdir -p "$fake/fs/stats/fallocate"
+echo 5 >"$fake/fs/stats/fallocate/checked"
+out=$("$cli" stats)
+expect_match "stats text: global overlong" "^stats/overlong +[0-9]+$" "$(grep '^stats/overlong' <<<"$out")"
+expect_match "stats text: fs mkdir" "^fs/stats/mkdir/checked +[0-9]+$" "$(grep '^fs/stats/mkdir/checked' <<<"$out")"
+expect_no_match "stats text: no reset file" "reset" "$out"
+json=$("$cli" stats --json)
+expect_eq "stats --json parses" "" "$(json_ok "$json")"
+want=$(cat "$fake/fs/stats/mkdir/rejected")
+expect_eq "stats --json fs.mkdir.rejected" "$want" "$("$py" -c 'import json,sys; print(json.loads(sys.argv[1])["fs"]["mkdir"]["rejected"])' "$json")"
+expect_eq "stats --json net.dropped" "$(cat "$fake/net/stats/dropped")" "$("$py" -c 'import json,sys; print(json.loads(sys.argv[1])["net"]["dropped"])' "$json")"
+expect_eq "stats --json: a new file is listed" 77 "$("$py" -c 'import json,sys; print(json.loads(sys.argv[1])["utf8guard"]["from-the-future"])' "$json")"
+# Every counter file appears exactly once with its value.
+files=$(cd "$fake" && find . -path '*stats/*' -type f ! -name reset | wc -l)
+count=$("$py" -c '
+import json, sys
+def n(o): return sum(n(v) if isinstance(v, dict) else 1 for v in o.values())
+print(n(json.loads(sys.argv[1])))' "$json")
+expect_eq "stats --json: every counter file" "$files" "$count"
+prom=$("$cli" stats --prometheus)
+expect_eq "stats --prometheus exits 0" 0 "$?"
+parsed=$(printf '%s\n' "$prom" | "$py" -c '
+import sys
+from prometheus_client.parser import text_string_to_metric_families
+for family in text_string_to_metric_families(sys.stdin.read()):
+    for s in family.samples:
+        labels = ",".join("%s=%s" % kv for kv in sorted(s.labels.items()))
+        print("%s %s {%s} %d" % (family.type, s.name, labels, s.value))
+' 2>&1)
+expect_eq "prometheus_client parses the output" 0 "$?"
+expect_match "prometheus: reason label" "^counter utf8guard_violations_total \\{reason=overlong\\} $(cat "$fake/stats/overlong")$" "$(grep 'utf8guard_violations_total {reason=overlong}' <<<"$parsed")"
+expect_match "prometheus: per hook and operation" "^counter utf8guard_fs_operation_rejected_total \\{operation=mkdir\\} $(cat "$fake/fs/stats/mkdir/rejected")$" "$(grep 'utf8guard_fs_operation_rejected_total {operation=mkdir}' <<<"$parsed")"
+expect_match "prometheus: net dropped" "^counter utf8guard_net_dropped_total \\{\\} $(cat "$fake/net/stats/dropped")$" "$(grep 'utf8guard_net_dropped_total ' <<<"$parsed")"
+expect_match "prometheus: mode gauge" "^gauge utf8guard_mode \\{mode=enforce\\} 1$" "$(grep 'utf8guard_mode {mode=enforce}' <<<"$parsed")"
+expect_match "prometheus: new counter file listed" "utf8guard_from_the_future_total \\{\\} 77" "$parsed"
+expect_match "prometheus: new operation listed" "utf8guard_fs_operation_checked_total \\{operation=fallocate\\} 5" "$parsed"
+prom_samples=$(grep -vc '^#' <<<"$prom")
+expect_eq "prometheus: every sample parsed" "$prom_samples" "$(wc -l <<<"$parsed")"
+# Each family's HELP and TYPE once, before its samples (the format's rule).
+expect_eq "prometheus: each TYPE once" "" "$(grep '^# TYPE' <<<"$prom" | sort | uniq -d)"
+expect_eq "prometheus: families contiguous" "" "$(grep -v '^#' <<<"$prom" | sed 's/[{ ].*//' | uniq | sort | uniq -d)"
+out=$(UTF8GUARD_SYSFS=$work/absent "$cli" stats --prometheus)
+expect_match "prometheus when not loaded: loaded 0" '^utf8guard_loaded\{module="utf8guard"\} 0$' "$(grep 'module="utf8guard"' <<<"$out")"
+expect_status "stats text when not loaded" 2 env UTF8GUARD_SYSFS="$work/absent" "$cli" stats
+
+# --- apply ------------------------------------------------------------------
+"$here/fake-sysfs.sh" "$fake" fs net
+conf=$work/conf
+mkdir -p "$conf"
+printf '# rollout\n\nmode = enforce\n  policy=strict path-tricks  \nfs.fstypes = ext4 tmpfs\nnet.ports =\nnet.forward = 1\n' >"$conf/good"
+# Order of the writes: watch the files' change times? Simpler: strace-free,
+# the output lists them in the order written.
+out=$("$cli" apply "$conf/good")
+expect_eq "apply a good file exits 0" 0 "$?"
+expect_eq "apply: hooks' settings, then policy, then mode" \
+	"fs.fstypes net.ports net.forward policy mode" "$(cut -d' ' -f1 <<<"$out" | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "apply wrote mode" enforce "$(cat "$fake/mode")"
+expect_eq "apply wrote fs/fstypes" "ext4 tmpfs" "$(cat "$fake/fs/fstypes")"
+expect_eq "apply --check writes nothing" "1 setting, all valid" "$(printf 'mode = off\n' | "$cli" apply --check -)"
+expect_eq "apply --check wrote nothing" enforce "$(cat "$fake/mode")"
+expect_eq "apply of an empty file" "" "$("$cli" apply /dev/null)"
+
+"$here/fake-sysfs.sh" "$fake" fs net
+before=$(snapshot)
+n=0
+# bad LINE FILE-TEXT MESSAGE-REGEX: refused, error on LINE, nothing written.
+bad() {
+	n=$((n + 1))
+	printf '%b' "$2" >"$conf/bad$n"
+	out=$("$cli" apply "$conf/bad$n" 2>&1)
+	status=$?
+	expect_eq "bad config $n refused (exit 2)" 2 "$status"
+	expect_match "bad config $n: line $1: $3" "^$conf/bad$n:$1: .*$3" "$(grep -a "^$conf/bad$n:$1: " <<<"$out")"
+	expect_match "bad config $n: nothing applied" "nothing applied" "$out"
+	after=$(snapshot)
+	[ "$after" = "$before" ] || fail "bad config $n wrote something" "$(diff <(echo "$before") <(echo "$after"))"
+}
+bad 1 'mode enforce\n' "missing '='"
+bad 2 '# c\nmode enforce\n' "missing '='"
+bad 3 'mode = audit\n\n= enforce\n' "missing key before '='"
+bad 1 'mode = enforc\n' "unknown mode"
+bad 1 'mode = ENFORCE\n' "unknown mode"
+bad 1 'mode =\n' "bad value for mode: is empty"
+bad 1 'mode = audit enforce\n' "takes one word"
+bad 2 'policy = strict\nmode = [enforce]\n' "unknown mode"
+bad 1 'policy = bogus\n' "unknown class: 'bogus'"
+bad 1 'policy = strict nope\n' "unknown class: 'nope' at character 8"
+bad 1 'policy = +strict\n' "policy edits"
+bad 1 'policy = -path-tricks\n' "policy edits"
+bad 1 'policy = none strict\n' "\"none\" must stand alone"
+bad 1 'policy = strict +bidi\n' "mixes a class list"
+bad 1 'policy =\n' "is empty"
+bad 1 'fs.enabled = yes\n' "must be 0 or 1"
+bad 1 'fs.enabled = 01\n' "must be 0 or 1"
+bad 1 'fs.check_symlink_target = true\n' "must be 0 or 1"
+bad 1 'net.enabled = 1 1\n' "takes one word"
+bad 1 'net.forward = -1\n' "must be 0 or 1"
+bad 3 'mode = audit\npolicy = strict\nmode = enforce\n' "duplicate key 'mode' \\(already set on line 1\\)"
+bad 4 'mode = enforc\n\n\nmode = audit\n' "duplicate key 'mode' \\(already set on line 1\\)"
+bad 2 'mode = audit\nmodes = enforce\n' "unknown key 'modes'"
+bad 1 'fs.fstype = ext4\n' "unknown key 'fs.fstype'"
+bad 1 'FS.ENABLED = 1\n' "unknown key 'FS.ENABLED'"
+bad 1 'fs enabled = 1\n' "unknown key 'fs enabled'"
+bad 1 'mode = audit\r\n' "carriage return"
+bad 2 'mode = audit\npolicy = strict\0\n' "NUL byte"
+bad 1 'mode = audit # comment\n' "takes one word"
+bad 1 'fs.fstypes = ext4\ttmpfs\n' "byte 0x09 at character 5"
+bad 1 'net.ports = tcp:80 \xc0\xae\n' "byte 0xc0"
+bad 1 'mode\xc0\xae = audit\n' "unknown key 'mode\\\\xc0\\\\xae'"
+bad 5 'mode = audit\npolicy = strict\nfs.enabled = 1\nnet.ports = tcp:80\nfs.enabled = 0\n' "duplicate key 'fs.enabled'"
+bad 1 "mode = $(head -c 5000 /dev/zero | tr '\0' a)\n" "line longer than 4096 bytes"
+bad 7 '# a good file\nmode = audit\npolicy = path-tricks\nfs.enabled = 1\nfs.fstypes = *\nnet.ports = udp:514\nnet.forward = maybe\n' "must be 0 or 1"
+expect_match "at least 30 malformed config files" '^([3-9][0-9]|[1-9][0-9][0-9])$' "$n"
+# Several wrong lines: every one reported.
+printf 'mode = x\npolicy = y\nfs.enabled = z\n' >"$conf/three"
+out=$("$cli" apply "$conf/three" 2>&1)
+expect_eq "three wrong lines, three errors" "1 2 3" "$(grep -o '^[^ ]*three:[0-9]*' <<<"$out" | cut -d: -f2 | tr '\n' ' ' | sed 's/ $//')"
+expect_match "three wrong lines: count" "3 errors; nothing applied" "$out"
+# Pre-flight: a hook not loaded, or locked: nothing written.
+rm -r "$fake/net"
+before=$(snapshot)
+printf 'mode = audit\nnet.ports = tcp:80\n' >"$conf/nonet"
+out=$("$cli" apply "$conf/nonet" 2>&1)
+expect_match "apply: hook not loaded, with line" "nonet:2: net.ports: utf8guard_nf is not loaded" "$out"
+expect_eq "apply: hook not loaded, nothing written" "$before" "$(snapshot)"
+echo 1 >"$fake/locked"
+before=$(snapshot)
+out=$("$cli" apply "$conf/bad1" 2>&1)
+printf 'mode = audit\n' >"$conf/locked"
+out=$("$cli" apply "$conf/locked" 2>&1)
+expect_match "apply while locked refused" "utf8guard is locked" "$out"
+expect_eq "apply while locked: nothing written" "$before" "$(snapshot)"
+out=$("$cli" apply "$conf/does-not-exist" 2>&1)
+expect_match "apply: missing file" "cannot open $conf/does-not-exist: No such file or directory" "$out"
+
+# --- check --policy / --name / --path -----------------------------------------
+expect_eq "check --name '..'" '{"valid":false,"offset":0,"length":2,"reason":"dot-name","codepoint":null,"shadow_length":0,"path_trick":false}' "$("$cli" check --name --json ..)"
+expect_eq "check --path 'a/b' is fine" '{"valid":true}' "$("$cli" check --path --json a/b)"
+expect_eq "check --name 'a/b': slash" slash "$("$cli" check --name --json a/b | "$py" -c 'import json,sys; print(json.load(sys.stdin)["reason"])')"
+expect_status "check --policy path-tricks lets Latin-1 through" 0 "$cli" check --policy path-tricks --hex 636166e9
+expect_status "check --policy path-tricks refuses C0 AE" 1 "$cli" check --policy path-tricks --hex 2fc0ae2e2f
+expect_status "check --policy none refuses nothing" 0 "$cli" check --policy none --hex c0ae
+expect_status "check --name: 256 bytes" 1 "$cli" check --name "$(head -c 256 /dev/zero | tr '\0' a)"
+expect_status "check --name: 255 bytes" 0 "$cli" check --name "$(head -c 255 /dev/zero | tr '\0' a)"
+
+# --- scan -----------------------------------------------------------------------
+t=$work/tree
+mkdir -p "$t/ok/sub" "$t/locked"
+touch "$t/ok/good" "$t/ok/caf$(printf '\303\251')" "$t/$(printf 'a\300\256')" \
+	"$t/$(printf 'caf\351')" "$t/ok/sub/$(printf '\355\240\200')" "$t/locked/hidden$(printf '\300\257')"
+ln -s "$(printf '..\300\257etc')" "$t/ok/badlink"
+ln -s good "$t/ok/goodlink"
+ln -s "$(printf '/tmp/\303\251')" "$t/ok/utf8link"
+chmod 0755 "$t" "$t/ok" "$t/ok/sub"
+chmod 0000 "$t/locked"
+out=$("$cli" scan "$t" 2>"$work/err")
+expect_eq "scan exits 1 on findings" 1 "$?"
+expect_match "scan: C0 AE name, escaped, bytes in hex" "^$t/a\\\\xc0\\\\xae: name: overlong at byte 1: c0 ae \\(a lenient decoder reads U\\+002E: path trick\\)$" "$out"
+expect_match "scan: Latin-1 name" "^$t/caf\\\\xe9: name: truncated at byte 3: e9$" "$out"
+expect_match "scan: surrogate name in a subdirectory" "^$t/ok/sub/\\\\xed\\\\xa0\\\\x80: name: surrogate" "$out"
+expect_match "scan: bad symlink target" "^$t/ok/badlink: symlink target '..\\\\xc0\\\\xafetc': overlong at byte 2: c0 af" "$out"
+expect_no_match "scan: good names not reported" "good|caf\\\\xc3|utf8link" "$out"
+expect_eq "scan: 5 findings as root (it reads the 000 directory)" 5 "$(wc -l <<<"$out")"
+expect_no_match "scan: no raw bytes on the terminal" "$(printf '[\200-\377]')" "$out"
+out=$("$cli" scan --policy path-tricks "$t")
+expect_eq "scan --policy path-tricks: only the tricks" 3 "$(wc -l <<<"$out")"
+out=$("$cli" scan --json "$t")
+expect_eq "scan --json parses" "" "$(json_ok "$out")"
+expect_eq "scan --json summary" '{"entries": 12, "findings": 5, "warnings": 0, "mounts_skipped": 0}' \
+	"$(tail -n 1 <<<"$out" | "$py" -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["summary"]))')"
+expect_eq "scan --json: path bytes exact" "$(printf '%s/a' "$t" | od -An -tx1 | tr -d ' \n')c0ae" \
+	"$(grep '"kind":"name","bytes":"c0ae"' <<<"$out" | "$py" -c 'import json,sys; print(json.load(sys.stdin)["path_hex"])')"
+# The unreadable directory, as a user that cannot read it: a warning, the
+# rest of the tree still scanned.
+out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$cli" scan "$t" 2>"$work/err")
+expect_eq "scan as nobody: exit 1 (findings), despite the warning" 1 "$?"
+expect_match "scan as nobody: warns on the unreadable directory" "warning: cannot open directory $t/locked: Permission denied; skipped" "$(cat "$work/err")"
+expect_eq "scan as nobody: the other findings" 4 "$(wc -l <<<"$out")"
+mkdir -p "$work/clean/closed" && chmod 0755 "$work/clean" && chmod 0000 "$work/clean/closed"
+setpriv --reuid=nobody --regid=nogroup --clear-groups "$cli" scan "$work/clean" >/dev/null 2>&1
+expect_eq "scan: nothing found but a directory unreadable: exit 2" 2 "$?"
+expect_status "scan of a clean tree exits 0" 0 "$cli" scan "$t/ok/sub/.." --policy none
+expect_status "scan: options after DIR" 0 "$cli" scan "$t/ok/sub" --json --policy none
+expect_status "scan of a missing directory exits 2" 2 "$cli" scan "$work/missing"
+# Symlinks are not followed: a link to the planted tree adds nothing.
+mkdir "$work/links" && ln -s "$t" "$work/links/to-tree"
+expect_status "scan does not follow symlinks" 0 "$cli" scan "$work/links"
+# Mount points: a tmpfs inside the tree is not crossed unless --no-xdev.
+mkdir -p "$work/mnt/inner"
+if mount -t tmpfs none "$work/mnt/inner" 2>/dev/null; then
+	touch "$work/mnt/inner/$(printf 'x\300\256')"
+	expect_status "scan stays on its mount (xdev)" 0 "$cli" scan "$work/mnt"
+	expect_status "scan --no-xdev crosses it" 1 "$cli" scan --no-xdev "$work/mnt"
+	umount "$work/mnt/inner"
+else
+	fail "mount a tmpfs for the xdev test (needs root)"
+fi
+
+# 2000 levels: paths far beyond PATH_MAX, the name at the bottom found.
+"$here/trees.py" deep "$work/deep" 2000
+out=$("$cli" scan "$work/deep")
+expect_eq "scan 2000 deep: exit 1" 1 "$?"
+expect_eq "scan 2000 deep: the bottom name, full path" \
+	"$work/deep$(printf '/d%.0s' $(seq 2000))/bottom\\xc0\\xae: name: overlong at byte 6: c0 ae (a lenient decoder reads U+002E: path trick)" "$out"
+
+# 1,000,000 entries: memory stays that of an empty scan (streamed, bounded
+# by depth).  The tree is kept in build/ between runs (hard links: no
+# inode per entry).
+big=${UTF8GUARD_BIG_TREE:-$here/../../build/scan-1m}
+if [ ! -f "$big.done" ]; then
+	rm -rf "$big"
+	"$here/trees.py" wide "$big" 1000000 >"$big.count" && touch "$big.done"
+fi
+mkdir -p "$work/empty"
+read -r _ rss_empty < <("$here/trees.py" rss "$cli" scan "$work/empty" 2>/dev/null)
+start=$(date +%s.%N)
+read -r status rss_big < <("$here/trees.py" rss "$cli" scan --json "$big" 2>/dev/null)
+secs=$(echo "$(date +%s.%N) - $start" | bc)
+expect_eq "scan of 1,000,000 entries: 3 found (exit 1)" 1 "$status"
+summary=$("$cli" scan --json "$big" | tail -n 1)
+expect_eq "scan of 1,000,000 entries: every entry seen" "$(cat "$big.count")" \
+	"$("$py" -c 'import json,sys; print(json.loads(sys.argv[1])["summary"]["entries"])' "$summary")"
+echo "# scan of $(cat "$big.count") entries: max RSS ${rss_big} KiB (empty tree: ${rss_empty} KiB), ${secs}s"
+if [ "$rss_big" -le $((rss_empty + 1024)) ]; then
+	pass "scan of 1,000,000 entries within 1 MiB of an empty scan's memory (${rss_big} vs ${rss_empty} KiB)"
+else
+	fail "scan of 1,000,000 entries within 1 MiB of an empty scan's memory" "${rss_big} vs ${rss_empty} KiB"
+fi
+
+finish_tests

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * utf8guardctl set KEY VALUE - change one setting, read it back to confirm.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "commands.h"
+#include "settings.h"
+#include "sysfs.h"
+
+static void set_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: utf8guardctl set KEY VALUE\n"
+		"\n"
+		"Write one setting to %s, then read it back to confirm.\n"
+		"\n"
+		"keys and values:\n"
+		"  mode                     off, audit or enforce\n"
+		"  policy                   a class list (\"strict path-tricks\", \"path-tricks\",\n"
+		"                           \"none\") or edits of the current one (\"-strict\")\n"
+		"  fs.enabled               0 or 1 (utf8guard_fs loaded)\n"
+		"  fs.fstypes               \"*\" or filesystem types, e.g. \"ext4 tmpfs\"\n"
+		"  fs.check_symlink_target  0 or 1\n"
+		"  net.enabled              0 or 1 (utf8guard_nf loaded)\n"
+		"  net.ports                e.g. \"tcp:80 udp:514 tcp:8000-8090\", or \"\"\n"
+		"  net.forward              0 or 1\n"
+		"\n"
+		"options:\n"
+		"  -h, --help    show this help\n"
+		"exit status: 0 set, 2 refused or error (the message says why)\n",
+		sysfs_root());
+}
+
+int cmd_set(int argc, char **argv)
+{
+	static const struct option long_options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char error[SETTING_ERROR_MAX], now[SYSFS_VALUE_MAX];
+	const struct setting *setting;
+	int opt;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:h", long_options, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			set_usage(stdout);
+			return EXIT_OK;
+		default:
+			return usage_error("set", opt, argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr,
+			"utf8guardctl set: expected KEY VALUE, got %d argument%s\n"
+			"Run 'utf8guardctl set --help' for usage.\n",
+			argc - optind, argc - optind == 1 ? "" : "s");
+		return EXIT_ERROR;
+	}
+	setting = setting_find(argv[optind]);
+	if (!setting) {
+		fprintf(stderr, "utf8guardctl set: unknown key '%s' (keys: %s)\n",
+			argv[optind], setting_keys());
+		return EXIT_ERROR;
+	}
+	if (!setting_validate(setting, argv[optind + 1], error, sizeof(error))) {
+		fprintf(stderr, "utf8guardctl set: invalid value for %s: %s\n",
+			setting->key, error);
+		return EXIT_ERROR;
+	}
+	if (setting_write(setting, argv[optind + 1], now, sizeof(now), error,
+			  sizeof(error))) {
+		fprintf(stderr, "utf8guardctl set: %s\n", error);
+		return EXIT_ERROR;
+	}
+	printf("%s = %s\n", setting->key, now);
+	return EXIT_OK;
+}
