@@ -25,6 +25,7 @@ sed -n 's|^What:[[:space:]]*/sys/kernel/utf8guard/||p' "${docs[@]}" |
 		policy) value='strict path-tricks' ;;
 		locked) value=0 ;;
 		version) value=0.1.0 ;;
+		unicode_version) value=15.0.0 ;;
 		*/enabled | */check_symlink_target) value=1 ;;
 		*/forward) value=0 ;;
 		*/fstypes) value='*' ;;
@@ -39,7 +40,7 @@ sed -n 's|^What:[[:space:]]*/sys/kernel/utf8guard/||p' "${docs[@]}" |
 		printf '%s\n' "$value" >"$dir/$rel"
 		case $rel in
 		*/reset) chmod 0200 "$dir/$rel" ;;
-		version | */missed | */unhooked | */flows | */flows_max | */stats/*) chmod 0444 "$dir/$rel" ;;
+		version | unicode_version | */missed | */unhooked | */flows | */flows_max | */stats/*) chmod 0444 "$dir/$rel" ;;
 		esac
 	done
 # Healthy hooks: nothing missed, every hook in effect, no flow.
