@@ -175,6 +175,8 @@ expect_eq "mandoc -T lint utf8guardctl.8: exit status and output" "0:" "$?:$out"
 out=$(MANWIDTH=80 man --warnings -l "$man" 2>&1 >"$work/man.txt")
 expect_eq "man --warnings -l utf8guardctl.8: no warnings" "" "$out"
 expect_match "man -l renders the page" "utf8guardctl load" "$(cat "$work/man.txt")"
+expect_match "man page: .TH names version $version (kernel/utf8guard_version.h)" \
+	"^\.TH UTF8GUARDCTL 8 [0-9-]+ \"utf8guard ${version//./\\.}\" " "$(head -n 5 "$man")"
 
 # bash_complete WORD...: the completions bash offers for the command line
 # WORD... (the last word is the one being completed), one a line, sorted.
