@@ -238,8 +238,15 @@ expect_eq "completion: 'utf8guardctl set mode '" "$(words off audit enforce)" \
 	"$(bash_complete utf8guardctl set mode '')"
 expect_eq "completion: 'utf8guardctl set mode au'" audit \
 	"$(bash_complete utf8guardctl set mode au)"
-expect_eq "completion: 'utf8guardctl set policy '" "$(words strict path-tricks)" \
-	"$(bash_complete utf8guardctl set policy '')"
+# The policy classes are the kernel's (class_names[]).
+classes=$(sed -n 's/^\t\[UTF8GUARD_CLASS_BIT_[A-Z_]*\] = "\([a-z-]*\)",$/\1/p' \
+	"$tree/kernel/utf8guard_policy.c" | sort)
+expect_match "the classes of kernel/utf8guard_policy.c" '^strict$' "$classes"
+expect_eq "completion: 'utf8guardctl set policy ': the kernel's classes and none" \
+	"$(words $classes none)" "$(bash_complete utf8guardctl set policy '')"
+expect_eq "man page: a paragraph for each of the kernel's classes" "$classes" \
+	"$(sed -n '/^\.SS Policy classes$/,/^\.S[SH] /p' "$man" | sed 's/\\-/-/g' |
+		awk 'tag { print } { tag = ($0 == ".TP") }' | sed -n 's/^\.B //p' | sort)"
 expect_eq "completion: 'utf8guardctl set policy -p'" -path-tricks \
 	"$(bash_complete utf8guardctl set policy -p)"
 expect_eq "completion: 'utf8guardctl set fs.enabled '" "$(words 0 1)" \
@@ -249,8 +256,11 @@ expect_eq "completion: 'utf8guardctl set fs.fstypes ' offers * first" '*' "$(hea
 expect_match "completion: 'utf8guardctl set fs.fstypes ' offers proc" '^proc$' "$fstypes"
 expect_eq "completion: 'utf8guardctl load --mode '" "$(words off audit enforce)" \
 	"$(bash_complete utf8guardctl load --mode '')"
-expect_eq "completion: 'utf8guardctl check --policy strict,'" strict,path-tricks \
-	"$(bash_complete utf8guardctl check --policy strict,)"
+expect_eq "completion: 'utf8guardctl check --policy strict,p'" strict,path-tricks \
+	"$(bash_complete utf8guardctl check --policy strict,p)"
+expect_eq "completion: 'utf8guardctl check --policy strict,path-tricks,': no class twice" \
+	"$(words $classes | grep -vx -e strict -e path-tricks | sed 's/^/strict,path-tricks,/')" \
+	"$(bash_complete utf8guardctl check --policy strict,path-tricks,)"
 expect_eq "completion: 'utf8guardctl stats --'" "$(words --json --prometheus --help)" \
 	"$(bash_complete utf8guardctl stats --)"
 mkdir -p "$work/compl/dir-a" && touch "$work/compl/file-b"
