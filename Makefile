@@ -8,8 +8,19 @@
 #   make demo         boot Debian's stock kernel in qemu and show the module
 #   make fuzz         long libFuzzer run on the validator core
 #   make bench        validator speed vs simdutf, GLib, ICU, CPython
-#   make install      install the module (modules_install + depmod) and CLI;
-#                     SIGN_KEY=... SIGN_CERT=... sign the modules first
+#   make install      install the modules (modules_install + depmod), the
+#                     CLI, its man page and bash completion, the example
+#                     configuration and the systemd unit; SIGN_KEY=...
+#                     SIGN_CERT=... sign the modules first
+#   make userspace-install   all of that but the modules (no kernel headers
+#                     needed); or one part: cli-install, man-install,
+#                     completion-install, config-install, systemd-install
+#   make dkms-install copy the module source to /usr/src/utf8guard-VERSION
+#
+# Install locations (all under DESTDIR): PREFIX (/usr/local), SBINDIR,
+# MANDIR, BASHCOMPDIR, SYSTEMDUNITDIR, DOCDIR below; SYSCONFDIR (/etc) for
+# the configuration, never overwritten; /lib/modules and /usr/src, which
+# PREFIX does not move.
 #
 # The kernel module itself is described by ./Kbuild; this Makefile is only
 # the user-facing front end.
@@ -24,10 +35,21 @@ endif
 endif
 KERNELRELEASE ?= $(shell uname -r)
 KERNELDIR ?= /lib/modules/$(KERNELRELEASE)/build
-PREFIX ?= /usr
+PREFIX ?= /usr/local
 DESTDIR ?=
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+DOCDIR ?= $(PREFIX)/share/doc/utf8guard
+SYSCONFDIR ?= /etc
+DKMS_SOURCE_TREE ?= /usr/src
 DEPMOD ?= depmod
 BUILD ?= build
+
+# The one version (kernel/utf8guard_version.h), for dkms-install.
+VERSION := $(shell sed -n 's/^\#define UTF8GUARD_VERSION "\(.*\)"$$/\1/p' \
+	kernel/utf8guard_version.h)
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -124,9 +146,66 @@ module-install: module-sign
 	$(DEPMOD) -b "$(or $(DESTDIR),/)" -a $(KERNELRELEASE)
 
 cli-install: cli
-	install -D -m 0755 $(CLI) $(DESTDIR)$(PREFIX)/sbin/utf8guardctl
+	install -D -m 0755 $(CLI) $(DESTDIR)$(SBINDIR)/utf8guardctl
 
-install: cli-install module-install
+man-install:
+	install -D -m 0644 userspace/utf8guardctl.8 $(DESTDIR)$(MANDIR)/man8/utf8guardctl.8
+
+completion-install:
+	install -D -m 0644 userspace/utf8guardctl.bash-completion \
+		$(DESTDIR)$(BASHCOMPDIR)/utf8guardctl
+
+# The configuration files are the admin's: installed only where there is
+# none, never overwritten (a reinstall or upgrade keeps local edits).  The
+# examples of this version always go to $(DOCDIR)/examples, to compare.
+config-install:
+	install -D -m 0644 packaging/utf8guard.conf $(DESTDIR)$(DOCDIR)/examples/utf8guard.conf
+	install -D -m 0644 packaging/modprobe.d/utf8guard.conf \
+		$(DESTDIR)$(DOCDIR)/examples/modprobe.d/utf8guard.conf
+	@set -e; \
+	for f in utf8guard.conf modprobe.d/utf8guard.conf; do \
+		dest="$(DESTDIR)$(SYSCONFDIR)/$$f"; \
+		if [ -e "$$dest" ] || [ -L "$$dest" ]; then \
+			echo "kept $$dest (the example is in $(DOCDIR)/examples/$$f)"; \
+		else \
+			echo "install -D -m 0644 packaging/$$f $$dest"; \
+			install -D -m 0644 "packaging/$$f" "$$dest"; \
+		fi; \
+	done
+
+# The unit names the installed program and configuration file.
+systemd-install:
+	@mkdir -p $(DESTDIR)$(SYSTEMDUNITDIR)
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		packaging/utf8guard.service >$(DESTDIR)$(SYSTEMDUNITDIR)/utf8guard.service.tmp
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/utf8guard.service.tmp
+	mv -f $(DESTDIR)$(SYSTEMDUNITDIR)/utf8guard.service.tmp \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/utf8guard.service
+
+userspace-install: cli-install man-install completion-install config-install systemd-install
+
+# The modules first: a signing error stops before anything is installed.
+install: module-install
+	$(MAKE) --no-print-directory userspace-install
+
+# DKMS: the sources of the modules (what ./Kbuild builds) and dkms.conf,
+# with this version, in $(DKMS_SOURCE_TREE)/utf8guard-$(VERSION).  Then
+# `dkms install utf8guard/$(VERSION)` builds and installs them, and DKMS
+# rebuilds them for every new kernel.
+DKMS_DEST = $(DESTDIR)$(DKMS_SOURCE_TREE)/utf8guard-$(VERSION)
+DKMS_FILES = Makefile Kbuild $(sort $(wildcard kernel/*.[ch] kernel/fs/*.[ch] kernel/net/*.[ch]))
+
+dkms-install:
+	@if [ -z "$(VERSION)" ]; then \
+		echo "error: no UTF8GUARD_VERSION in kernel/utf8guard_version.h" >&2; exit 2; \
+	fi
+	rm -rf $(DKMS_DEST)
+	@set -e; for f in $(DKMS_FILES); do \
+		install -D -m 0644 "$$f" "$(DKMS_DEST)/$$f"; \
+	done
+	sed 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION="$(VERSION)"/' dkms.conf >$(DKMS_DEST)/dkms.conf
+	chmod 0644 $(DKMS_DEST)/dkms.conf
+	@echo "installed $(DKMS_DEST); now: dkms install utf8guard/$(VERSION)"
 
 check:
 	tests/run-all.sh
@@ -150,5 +229,7 @@ clean:
 	rm -rf $(BUILD)
 	-[ -d "$(KERNELDIR)" ] && $(MAKE) -C $(KERNELDIR) M=$(CURDIR) clean
 
-.PHONY: all cli module module-install cli-install install check demo fuzz \
-	clean core-freestanding bench bench-fs bench-nf
+.PHONY: all cli module module-install cli-install man-install \
+	completion-install config-install systemd-install userspace-install \
+	install dkms-install check demo fuzz clean core-freestanding bench \
+	bench-fs bench-nf

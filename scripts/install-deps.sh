@@ -31,6 +31,9 @@ PACKAGES=(
 	linux-source-6.1 linux-image-amd64 linux-headers-amd64
 	# running the VMs
 	qemu-system-x86 busybox-static e2fsprogs util-linux
+	# the install suite: dkms add/build, man page lint (mandoc, and groff
+	# through man-db), systemd-analyze verify
+	dkms mandoc man-db groff-base systemd
 )
 
 # `make bench`: the baselines (GLib, ICU, Node's simdutf) and callgrind.

@@ -26,6 +26,7 @@ SUITE_TABLE=(
 	"unicode|tests/unicode/run.sh|normalize-reject classes: generated tables, boundaries, NormalizationTest, Python"
 	"cli|tests/cli/check_test.sh build/utf8guardctl|utf8guardctl check"
 	"cli-admin|tests/cli/admin_test.sh build/utf8guardctl|utf8guardctl set/status/stats/apply/scan on a fake sysfs and planted trees"
+	"install|tests/install/install_test.sh|make install file by file, man page, bash completion, dkms, systemd unit"
 	"style|tests/harness/style-check.sh|checkpatch, kernel-doc, sparse, ABI doc"
 	"sign|tests/harness/sign-test.sh|make install SIGN_KEY/SIGN_CERT: signed modules, modinfo, openssl"
 	"vm-test|tests/harness/vm-suite.sh test|test kernel: KUnit, fs hook, nf hook, integration, debug checks"

@@ -48,8 +48,11 @@ expect_failure() {
 }
 
 # expect_match NAME REGEX TEXT
+# (grep reads all of TEXT: with -q it could stop at the first match, and
+# the rest of printf's writes would die of SIGPIPE, which a caller's
+# `set -o pipefail` turns into a failed match.)
 expect_match() {
-	if printf '%s' "$3" | grep -Eq -- "$2"; then
+	if printf '%s' "$3" | grep -E -- "$2" >/dev/null; then
 		pass "$1"
 	else
 		fail "$1" "no match for: $2" "in: $3"
@@ -58,7 +61,7 @@ expect_match() {
 
 # expect_no_match NAME REGEX TEXT
 expect_no_match() {
-	if printf '%s' "$3" | grep -Eq -- "$2"; then
+	if printf '%s' "$3" | grep -E -- "$2" >/dev/null; then
 		fail "$1" "unexpected match for: $2" "in: $3"
 	else
 		pass "$1"
