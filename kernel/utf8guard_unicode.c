@@ -165,21 +165,6 @@ u32 utf8guard_compose(u32 first, u32 second)
 	return 0;
 }
 
-#define ONES	0x0101010101010101ULL
-#define HIGHS	0x8080808080808080ULL
-
-/* Whether the 8 bytes at @p are all 20..7E. */
-static bool printable_ascii_word(const u8 *p)
-{
-	u64 word, del;
-
-	__builtin_memcpy(&word, p, sizeof(word));
-	del = word ^ (ONES * 0x7F);
-	/* A high bit, a byte below 20, or a 7F byte. */
-	return !((word | ((word - ONES * 0x20) & ~word) |
-		  ((del - ONES) & ~del)) & HIGHS);
-}
-
 /**
  * utf8guard_plain_run() - skip characters no class can refuse
  * @buf: well-formed UTF-8
@@ -189,27 +174,30 @@ static bool printable_ascii_word(const u8 *p)
  * A character is plain when no character class refuses it and it is an
  * NFC starter with quick check Yes; the tables say so per lead byte
  * (printable ASCII, most Latin, Greek and Cyrillic letters, CJK, Hangul).
+ * Continuation bytes count as plain, so each byte is looked up on its own
+ * (no chain from one character's length to the next): the run stops at
+ * the lead byte of the first character that is not plain.
  *
  * Return: the number of bytes of plain characters at the start of @buf.
  */
 size_t utf8guard_plain_run(const u8 *buf, size_t len, size_t *last)
 {
-	size_t pos = 0, start = 0;
-	unsigned int n;
+	size_t pos = 0, start;
 
-	/* Printable ASCII (20..7E) eight bytes at a time. */
-	while (len - pos >= 8 && printable_ascii_word(buf + pos)) {
-		start = pos + 7;
+	while (len - pos >= 8 &&
+	       (byte_plain[buf[pos]] & byte_plain[buf[pos + 1]] &
+		byte_plain[buf[pos + 2]] & byte_plain[buf[pos + 3]] &
+		byte_plain[buf[pos + 4]] & byte_plain[buf[pos + 5]] &
+		byte_plain[buf[pos + 6]] & byte_plain[buf[pos + 7]]))
 		pos += 8;
-	}
-	for (; pos < len; pos += n) {
-		n = lead_plain[buf[pos]];
-		if (!n || n > len - pos)
-			break;
-		start = pos;
-	}
-	if (pos)
-		*last = start;
+	while (pos < len && byte_plain[buf[pos]])
+		pos++;
+	if (!pos)
+		return 0;
+	/* The last character starts at the last lead byte. */
+	for (start = pos - 1; start && (buf[start] & 0xC0) == 0x80; start--)
+		;
+	*last = start;
 	return pos;
 }
 

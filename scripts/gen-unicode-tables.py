@@ -291,19 +291,21 @@ def generate(data):
         return props[cp] == 0 and not 0xFDD0 <= cp <= 0xFDEF and \
             (cp & 0xFFFE) != 0xFFFE
 
-    lead_plain = []
+    # Continuation bytes are plain too: in well-formed text, a run of
+    # bytes all plain is a run of plain characters, whatever the lead.
+    byte_plain = []
     for b in range(256):
         cps = lead_range(b)
-        ok = cps is not None and all(plain(cp) for cp in cps)
-        lead_plain.append((1 if b < 0x80 else 2 if b < 0xE0 else
-                           3 if b < 0xF0 else 4) if ok else 0)
+        ok = 0x80 <= b <= 0xBF or \
+            (cps is not None and all(plain(cp) for cp in cps))
+        byte_plain.append(1 if ok else 0)
 
     sizes = {
         "props": len(props_stage1) + len(props_blocks) * BLOCK,
         "ccc": len(ccc_stage1) + len(ccc_blocks) * BLOCK,
         "decomp": len(decomp_packed) * 8,
         "compose": len(compose) * 2,
-        "lead_plain": 256,
+        "byte_plain": 256,
     }
     total = sum(sizes.values())
     out = [
@@ -346,13 +348,13 @@ def generate(data):
         c_array("u64", "decomp", decomp_packed, 3, 16),
         "",
         "/*",
-        " * By lead byte of well-formed UTF-8: the length of its characters "
-        "when",
-        " * no class refuses any of them and all are NFC starters with "
+        " * 1 for a byte of well-formed UTF-8 that is a continuation byte, "
+        "or leads",
+        " * only characters no class refuses that are NFC starters with "
         "quick check",
-        " * Yes (the scan skips them whole), else 0.",
+        " * Yes: a run of such bytes is skipped whole.",
         " */",
-        c_array("u8", "lead_plain", lead_plain, 12, 2),
+        c_array("u8", "byte_plain", byte_plain, 12, 2),
         "",
         "/* Indices into decomp of the primary composites, by (first, "
         "second). */",

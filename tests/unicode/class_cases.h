@@ -250,6 +250,14 @@ static const struct text_case text_cases[] = {
 	  1, 1 },
 	{ "CJK name", "\xe6\x96\x87\xe4\xbb\xb6\xe5\x90\x8d", ALL_CHAR_CLASSES,
 	  0, 0, 0 },
+	/* past the 8-byte blocks of plain characters */
+	{ "CJK x3, RLO", "\xe6\x96\x87\xe4\xbb\xb6\xe5\x90\x8d\xe2\x80\xae",
+	  ALL_CHAR_CLASSES, UTF8GUARD_REASON_BIDI, 9, 3 },
+	{ "16 ASCII, e + acute", "abcdefghijklmnope\xcc\x81",
+	  UTF8GUARD_CLASS_NFC, UTF8GUARD_REASON_NOT_NFC, 17, 2 },
+	{ "CJK x4, ideographic full stop, tab", "\xe6\x96\x87\xe4\xbb\xb6"
+	  "\xe5\x90\x8d\xe6\x96\x87\xe3\x80\x82\x09", ALL_CHAR_CLASSES,
+	  UTF8GUARD_REASON_CONTROL, 15, 1 },
 	{ "control before overlong", "\x01\xc0\xae", UTF8GUARD_CLASSES_ALL,
 	  UTF8GUARD_REASON_CONTROL, 0, 1 },
 	{ "overlong before control", "\xc0\xae\x01", UTF8GUARD_CLASSES_ALL,
