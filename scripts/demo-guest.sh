@@ -86,6 +86,15 @@ echo "(scan: the pre-flight before enforce lists the names it would refuse)"
 run "utf8guardctl set mode enforce"
 run 'touch "$(printf "/tmp/fs/\300\256./inside")" && find /tmp/fs -mindepth 1'
 run 'mv "$(printf "/tmp/fs/\300\256.")" /tmp/fs/renamed && find /tmp/fs -mindepth 1'
+say "Well-formed but deceptive: the normalize-reject classes (refuse, never rewrite)"
+run "utf8guardctl set policy '+bidi +ignorables +confusable-path +nfc'"
+run 'mkdir "$(printf "/tmp/fs/e\314\201")"'
+run 'mkdir "$(printf "/tmp/fs/a\342\200\256b")"'
+run 'mkdir "$(printf "/tmp/fs/.g\342\200\214it")"'
+run 'mkdir "$(printf "/tmp/fs/\357\274\216\357\274\216")"'
+run "dmesg | grep 'utf8guard: refused mkdir' | tail -n 4"
+run 'mkdir "$(printf "/tmp/fs/\303\251")" && utf8guardctl check --name --policy nfc --hex 65cc81'
+run "utf8guardctl set policy 'strict path-tricks'"
 run "rm -r /tmp/fs"
 
 say "The filesystem counters: per operation and per reason"

@@ -103,7 +103,10 @@ static void report_finding(struct scan *scan, const struct walk_entry *entry,
 	       utf8guard_reason_name(report->reason), report->offset);
 	for (i = 0; i < n; i++)
 		printf(" %02x", span[i]);
-	if (report->shadow_length)
+	if (report->shadow_length &&
+	    report->reason > UTF8GUARD_REASON_LAST_ILL_FORMED)
+		printf(" (U+%04" PRIX32 ")", report->codepoint);
+	else if (report->shadow_length)
 		printf(" (a lenient decoder reads U+%04" PRIX32 "%s)",
 		       report->codepoint,
 		       report->path_trick ? ": path trick" : "");

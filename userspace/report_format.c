@@ -83,7 +83,11 @@ void report_write_human(FILE *out, const struct utf8guard_report *report,
 	fprintf(out, "  offset %" PRIu64 ": %s (%" PRIu32 " byte%s)",
 		report->offset, utf8guard_reason_name(report->reason),
 		report->length, report->length == 1 ? "" : "s");
-	if (report->shadow_length) {
+	if (report->reason > UTF8GUARD_REASON_LAST_ILL_FORMED) {
+		/* A well-formed character a class refuses, or a name rule. */
+		if (report->shadow_length)
+			fprintf(out, ": U+%04" PRIX32, report->codepoint);
+	} else if (report->shadow_length) {
 		fprintf(out, "; a lenient decoder reads U+%04" PRIX32
 			" from %u bytes", report->codepoint,
 			report->shadow_length);
