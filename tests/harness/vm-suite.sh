@@ -100,9 +100,11 @@ if [ "$kind" = stock ]; then
 		echo "vm-suite: make install DESTDIR=$stage failed" >&2
 		exit 1
 	}
-	ctl=$(find "$stage" -name utf8guardctl -type f | head -n 1)
+	ctl=$(find "$stage" -path '*/sbin/utf8guardctl' -type f | head -n 1)
 	[ -n "$ctl" ] || { echo "vm-suite: make install put no utf8guardctl in $stage" >&2; exit 1; }
-	for lib in $(ldd "$ctl" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }'); do
+	libs=$(ldd "$ctl" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }')
+	[ -n "$libs" ] || { echo "vm-suite: ldd finds no shared library of $ctl" >&2; exit 1; }
+	for lib in $libs; do
 		mkdir -p "$stage$(dirname "$lib")"
 		cp -L "$lib" "$stage$lib"
 	done
