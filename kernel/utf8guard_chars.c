@@ -8,6 +8,7 @@
  * Ill-formed bytes are skipped here (the strict and path-tricks classes
  * judge them) and end the current NFC segment.
  */
+#include "utf8guard_chars.h"
 #include "utf8guard_nfc.h"
 #include "utf8guard_policy.h"
 #include "utf8guard_unicode.h"
@@ -30,33 +31,15 @@ static const struct {
 	{ 0 }
 };
 
-/* Marks a computed refused_flags() result, which may be 0. */
-#define UTF8GUARD_CHAR_SET	0x100
-
-/* The flags @classes refuse. */
-static unsigned int refused_flags(u32 classes)
+/* Why @classes refuse a character with @props and value @cp, or 0. */
+static u8 refused_reason(u32 classes, u32 cp, unsigned int props)
 {
-	unsigned int flags = 0;
 	size_t k;
 
 	for (k = 0; flag_classes[k].class; k++)
-		if (classes & flag_classes[k].class)
-			flags |= flag_classes[k].flag;
-	return flags;
-}
-
-/* Why @classes refuse a character with @props and value @cp, or 0. */
-static u8 refused_reason(u32 classes, unsigned int flags, u32 cp,
-			 unsigned int props)
-{
-	size_t k;
-
-	if (props & flags) {
-		for (k = 0; flag_classes[k].class; k++)
-			if ((classes & flag_classes[k].class) &&
-			    (props & flag_classes[k].flag))
-				return flag_classes[k].reason;
-	}
+		if ((props & flag_classes[k].flag) &&
+		    (classes & flag_classes[k].class))
+			return flag_classes[k].reason;
 	if ((classes & UTF8GUARD_CLASS_NONCHARACTERS) &&
 	    utf8guard_is_noncharacter(cp))
 		return UTF8GUARD_REASON_NONCHARACTER;
@@ -76,22 +59,34 @@ static bool refuse_char(struct utf8guard_report *report, size_t offset,
 }
 
 /**
- * utf8guard_scan_chars() - utf8guard_first_char_violation() for a caller
- *	that knows how much of the buffer is well-formed
- * @classes: UTF8GUARD_CLASS_* bits
+ * utf8guard_scan_chars() - the first well-formed character a set of
+ *	classes refuses
+ * @classes: UTF8GUARD_CLASS_* bits; only the character classes
+ *	(UTF8GUARD_CLASSES_CHARS) count here
  * @buf: bytes to check
  * @len: number of bytes in @buf
  * @valid: bytes at the start of @buf known to be well-formed
  *	(utf8guard_valid_prefix()); runs of plain characters are only
  *	skipped there
- * @report: filled with the refused character, if any
+ * @report: filled with the refused character, if any: its offset, its
+ *	length, its value in @codepoint (and @shadow_length, the same
+ *	length), and the reason
  *
+ * For utf8guard_first_violation(), which knows @valid from its own
+ * ill-formed search.  A character refused by several classes gets the
+ * reason of the most specific one: control, bidi, bom, confusable-path,
+ * ignorable, noncharacter.  Under "nfc" the text must already be in
+ * Normalization Form C; the character reported is the last of the
+ * shortest prefix that is not (the mark that should have composed, the
+ * one out of canonical order, or a character NFC never contains).
+ * Ill-formed bytes are skipped and end the NFC segment.
+ *
+ * Context: any context; does not sleep.
  * Return: true if @classes refuse a character of @buf.
  */
 bool utf8guard_scan_chars(u32 classes, const u8 *buf, size_t len,
 			  size_t valid, struct utf8guard_report *report)
 {
-	unsigned int flags = 0;
 	bool nfc = classes & UTF8GUARD_CLASS_NFC;
 	size_t pos = 0, segment = 0, last;
 	unsigned int last_ccc = 0;
@@ -118,10 +113,8 @@ bool utf8guard_scan_chars(u32 classes, const u8 *buf, size_t len,
 			last_ccc = 0;
 			continue;
 		}
-		if (!flags)
-			flags = refused_flags(classes) | UTF8GUARD_CHAR_SET;
 		props = utf8guard_char_props(cp);
-		reason = refused_reason(classes, flags, cp, props);
+		reason = refused_reason(classes, cp, props);
 		if (reason)
 			return refuse_char(report, pos, step, cp, reason);
 		if (nfc) {
@@ -145,35 +138,3 @@ bool utf8guard_scan_chars(u32 classes, const u8 *buf, size_t len,
 	}
 	return false;
 }
-
-/**
- * utf8guard_first_char_violation() - the first well-formed character a set
- *	of classes refuses
- * @classes: UTF8GUARD_CLASS_* bits; only the character classes
- *	(UTF8GUARD_CLASSES_CHARS) count here
- * @buf: bytes to check
- * @len: number of bytes in @buf
- * @report: filled with the refused character, if any: its offset, its
- *	length, its value in @codepoint (and @shadow_length, the same
- *	length), and the reason
- *
- * A character refused by several classes gets the reason of the most
- * specific one: control, bidi, bom, confusable-path, ignorable,
- * noncharacter.  Under "nfc" the text must already be in Normalization
- * Form C; the character reported is the last of the shortest prefix that
- * is not (the mark that should have composed, the one out of canonical
- * order, or a character NFC never contains).  Ill-formed bytes are
- * skipped and end the NFC segment.
- *
- * Context: any context; does not sleep.
- * Return: true if @classes refuse a character of @buf.
- */
-bool utf8guard_first_char_violation(u32 classes, const u8 *buf, size_t len,
-				    struct utf8guard_report *report)
-{
-	if (!(classes & UTF8GUARD_CLASSES_CHARS))
-		return false;
-	return utf8guard_scan_chars(classes, buf, len,
-				    utf8guard_valid_prefix(buf, len), report);
-}
-UTF8GUARD_EXPORT(utf8guard_first_char_violation);

@@ -72,7 +72,9 @@ enum utf8guard_reason {
  * struct utf8guard_report - where and why a byte string is ill-formed
  * @offset: byte offset of the ill-formed sequence (from the start of the
  *	buffer, or of the whole stream for the streaming validator)
- * @length: length of the maximal subpart, 1 to 3
+ * @length: length of the maximal subpart, 1 to 3 (for a reason the policy
+ *	reports: the bytes of the refused character, or of the name rule's
+ *	span)
  * @codepoint: lenient RFC 2279 reading at @offset, valid when
  *	@shadow_length is not 0
  * @reason: an enum utf8guard_reason value

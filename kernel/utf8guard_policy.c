@@ -18,6 +18,7 @@
  * Anything else (an empty text, a NUL byte, an unknown word, a class list
  * mixed with edits, a lone "+") is refused with a parse error.
  */
+#include "utf8guard_chars.h"
 #include "utf8guard_policy.h"
 
 static const char *const mode_names[UTF8GUARD_MODE_COUNT] = {
@@ -395,7 +396,7 @@ static bool first_ill_formed(u32 classes, const u8 *buf, size_t len,
  * @report: filled with the refused sequence or character, if any
  *
  * Ill-formed sequences (strict, path-tricks) and refused characters (the
- * normalize-reject classes, utf8guard_first_char_violation()) are both
+ * normalize-reject classes, utf8guard_scan_chars()) are both
  * looked for; the one that starts first is reported.
  *
  * Context: any context; does not sleep.

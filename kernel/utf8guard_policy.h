@@ -101,10 +101,6 @@ bool utf8guard_first_violation(u32 classes, const u8 *buf, size_t len,
 			       struct utf8guard_report *report);
 bool utf8guard_name_violation(u32 classes, const u8 *name, size_t len,
 			      struct utf8guard_report *report);
-bool utf8guard_first_char_violation(u32 classes, const u8 *buf, size_t len,
-				    struct utf8guard_report *report);
-bool utf8guard_scan_chars(u32 classes, const u8 *buf, size_t len,
-			  size_t valid, struct utf8guard_report *report);
 
 /**
  * struct utf8guard_violation_search - what utf8guard_stop_at_violation()
