@@ -79,6 +79,12 @@ $(BUILD)/%.o: %.c $(CLI_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(KMOD_CFLAGS) -c -o $@ $<
 
+# The shared sources, for scripts that compile them outside this Makefile
+# (tests/unicode/run.sh, bench/validate.sh): one list.
+.PHONY: core-sources
+core-sources:
+	@echo $(CORE_SOURCES)
+
 # The core must stay freestanding: it is compiled into the kernel too.
 core-freestanding: $(CORE_SOURCES)
 	@mkdir -p $(BUILD)/freestanding

@@ -52,11 +52,16 @@ node -e 'process.exit(typeof require("buffer").isUtf8 === "function" ? 0 : 1)' |
 
 mkdir -p "$out/corpus"
 flags=$(pkg-config --cflags --libs glib-2.0 icu-uc)
+# The shared sources as the Makefile lists them, but the core itself:
+# core_bytewise.c includes it.
+shared=()
+for f in $(make -s -C "$top" --no-print-directory core-sources); do
+	[ "$f" = kernel/utf8guard_core.c ] || shared+=("$top/$f")
+done
 # shellcheck disable=SC2086
 ${CC:-cc} -std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$top/kernel" -I"$src" \
 	-o "$out/validate_bench" "$src"/corpus.c "$src"/core_bytewise.c \
-	"$src"/validate_bench.c "$top"/kernel/utf8guard_{policy,chars,nfc,unicode}.c \
-	$flags
+	"$src"/validate_bench.c "${shared[@]}" $flags
 "$out/validate_bench" write "$out/corpus"
 
 results=$out/results.txt

@@ -22,7 +22,9 @@ build=${UNICODE_TEST_BUILD:-$top/build/tests-unicode}
 data=${UNICODE_DATA:-/usr/share/unicode}
 mkdir -p "$build"
 
-sources=("$top"/kernel/utf8guard_{core,policy,chars,nfc,unicode}.c)
+# The shared sources, as the Makefile lists them for the CLI.
+read -ra sources <<<"$(make -s -C "$top" --no-print-directory core-sources)"
+sources=("${sources[@]/#/$top/}")
 cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$top/kernel" \
 	-I"$top/tests/unicode" -I"$top/tests/core" -o "$build/unicode_test" \
 	"$top/tests/unicode/unicode_test.c" "${sources[@]}" || exit 2
