@@ -91,11 +91,8 @@ int cmd_load(int argc, char **argv)
 			return usage_error("load", opt, argv[optind - 1]);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "utf8guardctl load: unexpected argument '%s'\n",
-			argv[optind]);
-		return EXIT_ERROR;
-	}
+	if (optind < argc)
+		return extra_argument_error("load", argv[optind]);
 	if (mode && !setting_validate(setting_find("mode"), mode, error,
 				      sizeof(error))) {
 		fprintf(stderr, "utf8guardctl load: invalid --mode: %s\n", error);

@@ -251,11 +251,8 @@ int cmd_stats(int argc, char **argv)
 			return usage_error("stats", opt, argv[optind - 1]);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "utf8guardctl stats: unexpected argument '%s'\n",
-			argv[optind]);
-		return EXIT_ERROR;
-	}
+	if (optind < argc)
+		return extra_argument_error("stats", argv[optind]);
 	if (format == FORMAT_PROMETHEUS) {
 		err = write_prometheus();
 	} else if (!sysfs_exists(NULL)) {

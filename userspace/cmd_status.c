@@ -250,11 +250,8 @@ int cmd_status(int argc, char **argv)
 			return usage_error("status", opt, argv[optind - 1]);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "utf8guardctl status: unexpected argument '%s'\n",
-			argv[optind]);
-		return EXIT_ERROR;
-	}
+	if (optind < argc)
+		return extra_argument_error("status", argv[optind]);
 	loaded = sysfs_exists(NULL);
 	if (json)
 		status_json(loaded);

@@ -48,11 +48,8 @@ int cmd_unload(int argc, char **argv)
 			return usage_error("unload", opt, argv[optind - 1]);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "utf8guardctl unload: unexpected argument '%s'\n",
-			argv[optind]);
-		return EXIT_ERROR;
-	}
+	if (optind < argc)
+		return extra_argument_error("unload", argv[optind]);
 	if (sysfs_read("locked", locked, sizeof(locked)) == 0 &&
 	    !strcmp(locked, "1")) {
 		fprintf(stderr,

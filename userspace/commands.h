@@ -28,5 +28,10 @@ int cmd_unload(int argc, char **argv);
  * EXIT_ERROR.
  */
 int usage_error(const char *command, int opt, const char *arg);
+/*
+ * Report an argument @command does not take (escaped) on stderr.
+ * Returns EXIT_ERROR.
+ */
+int extra_argument_error(const char *command, const char *arg);
 
 #endif /* UTF8GUARDCTL_COMMANDS_H */

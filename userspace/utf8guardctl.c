@@ -39,6 +39,14 @@ int usage_error(const char *command, int opt, const char *arg)
 	return EXIT_ERROR;
 }
 
+int extra_argument_error(const char *command, const char *arg)
+{
+	fprintf(stderr, "utf8guardctl %s: unexpected argument '", command);
+	escape_write_string(stderr, arg);
+	fputs("'\n", stderr);
+	return EXIT_ERROR;
+}
+
 static void print_usage(FILE *out)
 {
 	size_t i;
