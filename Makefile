@@ -56,8 +56,9 @@ CFLAGS ?= -O2 -g
 USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE $(CFLAGS)
 
 # The shared code, compiled verbatim into the module too.
-CORE_SOURCES := kernel/utf8guard_core.c kernel/utf8guard_policy.c \
-	kernel/utf8guard_chars.c kernel/utf8guard_nfc.c kernel/utf8guard_unicode.c
+CORE_SOURCES := kernel/utf8guard_core.c kernel/utf8guard_vector.c \
+	kernel/utf8guard_policy.c kernel/utf8guard_chars.c kernel/utf8guard_nfc.c \
+	kernel/utf8guard_unicode.c
 CLI_SOURCES := $(wildcard userspace/*.c)
 CLI_OBJECTS := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SOURCES) $(CORE_SOURCES))
 CLI_HEADERS := $(wildcard userspace/*.h kernel/utf8guard_*.h)

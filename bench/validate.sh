@@ -86,7 +86,9 @@ ir() {	# ir IMPL FILE UNIT COUNT: total instructions of the program
 }
 if ((callgrind)); then
 	echo "bench: callgrind..." >&2
-	for impl in utf8guard utf8guard-policy table-dfa; do
+	for impl in utf8guard scalar avx2 utf8guard-policy table-dfa; do
+		"$out/validate_bench" repeat "$impl" "$out/corpus/ascii-text.bin" 65536 0 2>/dev/null ||
+			continue	# a path this CPU lacks
 		for corpus in ascii-text latin-text cjk-text emoji-text \
 			ascii-name20 cjk-name60; do
 			unit=65536
@@ -101,5 +103,6 @@ if ((callgrind)); then
 fi
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-awk -v cpu="$cpu" -v samples="$samples" -v rounds="$rounds" -f "$top/bench/stats.awk" -f "$top/bench/validate-table.awk" \
+minlen=$(sed -n 's/^#define UTF8GUARD_VECTOR_MIN_LENGTH \([0-9]*\)$/\1/p' "$top/kernel/utf8guard_vector.h" | tail -n 1)
+awk -v cpu="$cpu" -v samples="$samples" -v rounds="$rounds" -v minlen="$minlen" -f "$top/bench/stats.awk" -f "$top/bench/validate-table.awk" \
 	"$results" "$instructions"

@@ -18,6 +18,7 @@
  *	F4     80..8F 80..BF 80..BF
  */
 #include "utf8guard_core.h"
+#include "utf8guard_vector.h"
 
 static const char *const reason_names[UTF8GUARD_REASON_COUNT] = {
 	[UTF8GUARD_REASON_NONE] = "none",
@@ -207,13 +208,13 @@ static size_t pending_start(const u8 *buf, size_t end)
 }
 
 /*
- * Length of the longest prefix of @buf made of whole well-formed
- * sequences.  Whole blocks of ASCII are skipped a word at a time, other
- * blocks go through the DFA, which is only looked at once per block; the
- * block that fails and the last, short one are walked again byte by byte
- * from the last character boundary to find the exact end.
+ * The scalar path: the length of the longest prefix of @buf made of whole
+ * well-formed sequences.  Whole blocks of ASCII are skipped a word at a
+ * time, other blocks go through the DFA, which is only looked at once per
+ * block; the block that fails and the last, short one are walked again
+ * byte by byte from the last character boundary to find the exact end.
  */
-static size_t well_formed_prefix(const u8 *buf, size_t len)
+static size_t scalar_prefix(const u8 *buf, size_t len)
 {
 	size_t boundary = 0;
 	size_t i = 0;
@@ -241,6 +242,20 @@ static size_t well_formed_prefix(const u8 *buf, size_t len)
 			break;
 	}
 	return boundary;
+}
+
+/*
+ * Length of the longest prefix of @buf made of whole well-formed
+ * sequences: the vector path (utf8guard_vector.c) as far as it sees no
+ * error, then the scalar path, which finds the exact end.
+ */
+static size_t well_formed_prefix(const u8 *buf, size_t len)
+{
+	size_t done = utf8guard_vector_prefix(buf, len);
+
+	if (done == len)
+		return len;
+	return done + scalar_prefix(buf + done, len - done);
 }
 
 /*

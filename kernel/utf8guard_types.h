@@ -5,8 +5,8 @@
  * The core (utf8guard_core.c, utf8guard_policy.c) is compiled verbatim
  * into the kernel module and into the userspace CLI.  This header is the
  * only place where the two worlds differ: it provides u8/u16/u32/u64, bool,
- * size_t and UTF8GUARD_EXPORT() (EXPORT_SYMBOL_GPL in the kernel, nothing
- * in userspace), and nothing else.  The core uses no libc and no other
+ * size_t, UTF8GUARD_EXPORT() (EXPORT_SYMBOL_GPL in the kernel, nothing
+ * in userspace) and the kernel's __always_inline, and nothing else.  The core uses no libc and no other
  * kernel header.
  */
 #ifndef UTF8GUARD_TYPES_H
@@ -28,6 +28,10 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 
 #define UTF8GUARD_EXPORT(symbol)
+/* As the kernel's <linux/compiler_types.h> has it. */
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
 #endif
 
 #endif /* UTF8GUARD_TYPES_H */

@@ -25,6 +25,7 @@
 #include "corpus.h"
 #include "core_bytewise.h"
 #include "utf8guard_policy.h"
+#include "utf8guard_vector.h"
 
 static const size_t name_sizes[] = { 16, 20, 60, 255 };
 #define NAME_SIZE_COUNT (sizeof(name_sizes) / sizeof(name_sizes[0]))
@@ -73,21 +74,30 @@ static bool with_icu(const uint8_t *buf, size_t len)
 	       error == U_STRING_NOT_TERMINATED_WARNING;
 }
 
+/* The core as shipped: the best vector path from its minimum length. */
+#define AS_SHIPPED (-1)
+
 /*
  * @names_only: timed on the name corpora only; it judges more than UTF-8
  * (the table leaves it out of the validity agreement).
+ * @path: the core's path (enum utf8guard_vector_isa, forced for every
+ * length) or AS_SHIPPED; skipped where the CPU lacks it.
  */
 static const struct implementation {
 	const char *name;
 	bool (*valid)(const uint8_t *buf, size_t len);
 	bool names_only;
+	int path;
 } implementations[] = {
-	{ "utf8guard", with_utf8guard, false },
-	{ "utf8guard-policy", with_policy, false },
-	{ "all-classes", with_all_classes, true },
-	{ "table-dfa", core_bytewise_valid, false },
-	{ "glib", with_glib, false },
-	{ "icu", with_icu, false },
+	{ "utf8guard", with_utf8guard, false, AS_SHIPPED },
+	{ "scalar", with_utf8guard, false, UTF8GUARD_VECTOR_SCALAR },
+	{ "sse4.1", with_utf8guard, false, UTF8GUARD_VECTOR_SSE41 },
+	{ "avx2", with_utf8guard, false, UTF8GUARD_VECTOR_AVX2 },
+	{ "utf8guard-policy", with_policy, false, AS_SHIPPED },
+	{ "all-classes", with_all_classes, true, AS_SHIPPED },
+	{ "table-dfa", core_bytewise_valid, false, AS_SHIPPED },
+	{ "glib", with_glib, false, AS_SHIPPED },
+	{ "icu", with_icu, false, AS_SHIPPED },
 };
 #define IMPLEMENTATION_COUNT \
 	(sizeof(implementations) / sizeof(implementations[0]))
@@ -169,6 +179,15 @@ static uint64_t now_ns(void)
 
 static volatile unsigned long sink;
 
+/* Put the core on @impl's path; false if this CPU cannot take it. */
+static bool use_path(const struct implementation *impl)
+{
+	if (impl->path == AS_SHIPPED)
+		return utf8guard_vector_select(utf8guard_vector_best(),
+					       UTF8GUARD_VECTOR_MIN_LENGTH);
+	return utf8guard_vector_select(impl->path, 0);
+}
+
 /* One pass over every unit of @buf; returns how many were valid. */
 static size_t pass(const struct implementation *impl, const uint8_t *buf,
 		   size_t len, size_t unit)
@@ -229,7 +248,8 @@ static void time_corpus(const char *dir, const char *corpus, size_t unit,
 	buf = read_file(path, &len);
 	for (i = 0; i < IMPLEMENTATION_COUNT; i++) {
 		impl = &implementations[i];
-		if (impl->names_only && unit == CORPUS_TEXT_SIZE)
+		if ((impl->names_only && unit == CORPUS_TEXT_SIZE) ||
+		    !use_path(impl))
 			continue;
 		valid = pass(impl, buf, len, unit);
 		printf("%s %s %zu %d %.3f\n", impl->name, corpus, unit,
@@ -270,8 +290,8 @@ static int repeat(const char *name, const char *path, size_t unit,
 	for (i = 0; i < IMPLEMENTATION_COUNT; i++)
 		if (!strcmp(implementations[i].name, name))
 			impl = &implementations[i];
-	if (!impl || !unit) {
-		fprintf(stderr, "validate_bench: no implementation '%s' or unit 0\n",
+	if (!impl || !unit || !use_path(impl)) {
+		fprintf(stderr, "validate_bench: no implementation '%s' here, or unit 0\n",
 			name);
 		return 2;
 	}

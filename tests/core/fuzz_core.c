@@ -4,27 +4,33 @@
  * error and the full error list against the reference, the report
  * invariants, and the streaming validator against utf8guard_scan() fed in
  * chunks whose lengths the input's own bytes choose (so the fuzzer steers
- * the boundaries), then byte by byte.  abort() on any disagreement.
+ * the boundaries), in chunks of up to 256 bytes chosen the same way, then
+ * byte by byte.  All of it on every path of the core this CPU has (scalar,
+ * SSE4.1, AVX2; each taking every buffer however short), so the paths are
+ * fuzzed against the reference and so against each other.  abort() on
+ * any disagreement.
  *
  * Build: clang -fsanitize=fuzzer,address,undefined (see Makefile.inc).
  */
 #include <stdlib.h>
 
 #include "differential.h"
+#include "utf8guard_vector.h"
 
 /*
  * Cut where the input says: from each cut, the byte there plus the number
- * of cuts so far, modulo 7, is the next chunk's length (0: an empty chunk).
+ * of cuts so far, modulo @modulus, is the next chunk's length (0: an empty
+ * chunk).
  */
 static size_t cuts_from_input(const u8 *data, size_t size, size_t *cuts,
-			      size_t max)
+			      size_t max, size_t modulus)
 {
 	size_t count = 0;
 	size_t pos = 0;
 	size_t step;
 
 	while (pos < size && count < max) {
-		step = (data[pos] + count) % 7;
+		step = (data[pos] + count) % modulus;
 		if (step > size - pos)
 			break;
 		pos += step;
@@ -51,6 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const unsigned int checks = CHECK_FIRST | CHECK_ALL |
 				    CHECK_INVARIANTS | CHECK_STREAM;
 	size_t max_cuts = 2 * size + 2;
+	unsigned int isa;
 	size_t count;
 
 	if (size > scratch.capacity || !cuts) {
@@ -60,13 +67,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!cuts || differential_scratch_init(&scratch, size))
 			abort();
 	}
-	count = cuts_from_input(data, size, cuts, max_cuts);
-	if (!differential_check(data, size, cuts, count, checks, &scratch,
-				stderr))
-		abort();
-	count = bytewise_cuts(size, cuts);
-	if (!differential_check(data, size, cuts, count, CHECK_STREAM,
-				&scratch, stderr))
-		abort();
+	for (isa = 0; isa < UTF8GUARD_VECTOR_ISA_COUNT; isa++) {
+		if (!utf8guard_vector_select(isa, 0))
+			continue;
+		count = cuts_from_input(data, size, cuts, max_cuts, 7);
+		if (!differential_check(data, size, cuts, count, checks,
+					&scratch, stderr))
+			abort();
+		count = cuts_from_input(data, size, cuts, max_cuts, 257);
+		if (!differential_check(data, size, cuts, count, CHECK_STREAM,
+					&scratch, stderr))
+			abort();
+		count = bytewise_cuts(size, cuts);
+		if (!differential_check(data, size, cuts, count, CHECK_STREAM,
+					&scratch, stderr))
+			abort();
+	}
 	return 0;
 }

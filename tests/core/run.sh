@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
 	--exhaustive-args) exhaustive_args=$2; shift 2 ;;
 	--oracle-args) oracle_args=$2; shift 2 ;;
 	--fuzz-args) fuzz_args=$2; shift 2 ;;
-	table|exhaustive|block|oracle|kuhn|fuzz) suites+=("$1"); shift ;;
+	table|exhaustive|block|oracle|kuhn|vector|fuzz) suites+=("$1"); shift ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -40,7 +40,7 @@ if [ -z "$build" ]; then
 	echo "usage: run.sh --build DIR [options] [SUITE...]" >&2
 	exit 2
 fi
-[ ${#suites[@]} -gt 0 ] || suites=(table exhaustive block oracle kuhn fuzz)
+[ ${#suites[@]} -gt 0 ] || suites=(table exhaustive block oracle kuhn vector fuzz)
 
 logs=$build/logs
 mkdir -p "$logs"
@@ -49,15 +49,18 @@ failed=0
 failed_names=
 
 # run_suite NAME COMMAND...: run, log, print the NAME: lines and a verdict.
+# run_suite NAME COMMAND...: NAME is the suite, or SUITE@PATH for a suite
+# run with the core's path forced to PATH (the programs print "SUITE:").
 run_suite() {
 	local name=$1 log=$logs/$1.log start status seconds
+	local prefix=${1%@*}
 	shift
 	echo "== $name"
 	start=$(date +%s.%N)
 	"$@" >"$log" 2>&1
 	status=$?
 	seconds=$(awk "BEGIN { print $(date +%s.%N) - $start }")
-	grep -a "^$name:" "$log" | sed 's/^/   /'
+	grep -a "^$prefix:" "$log" | sed 's/^/   /'
 	if [ $status -eq 0 ]; then
 		passed=$((passed + 1))
 		printf '   PASS %s (%.1f s)\n' "$name" "$seconds"
@@ -66,7 +69,7 @@ run_suite() {
 		failed_names="$failed_names $name"
 		printf '   FAIL %s (exit %d, %.1f s), log %s:\n' \
 			"$name" $status "$seconds" "$log"
-		grep -av "^$name:" "$log" | head -n 20 | sed 's/^/     /'
+		grep -av "^$prefix:" "$log" | head -n 20 | sed 's/^/     /'
 	fi
 }
 
@@ -111,6 +114,10 @@ suite_kuhn() {
 
 # Short or long libFuzzer run; the corpus lives on in the build directory,
 # seeded with the table rows, and a dictionary of the ABNF boundaries.
+suite_vector() {
+	"$build/vector_test"
+}
+
 suite_fuzz() {
 	local corpus=$build/fuzz-corpus seeds=$build/fuzz-seeds
 	local artifacts=$build/fuzz-artifacts/ status runs
@@ -132,6 +139,29 @@ suite_fuzz() {
 
 for suite in "${suites[@]}"; do
 	run_suite "$suite" "suite_$suite"
+done
+
+# The same suites again on each vector path this CPU has, forced to take
+# every buffer however short (UTF8GUARD_CORE_PATH, core_path.c); the
+# 4-byte strings of the exhaustive suite only for the 3- and 4-byte leads,
+# whose later bytes the vector paths judge together.  vector and fuzz
+# compare all paths in one run already.
+if ! vector_paths=$("$build/vector_test" --list) || [ -z "$vector_paths" ]; then
+	echo "== no vector path on this CPU: the core's vector suites did not run"
+	failed=$((failed + 1))
+	failed_names="$failed_names vector-paths"
+	vector_paths=
+fi
+for path in $vector_paths; do
+	for suite in "${suites[@]}"; do
+		case $suite in
+		exhaustive)
+			run_suite "exhaustive@$path" env UTF8GUARD_CORE_PATH="$path" \
+				"$build/exhaustive_test" --leads E0-F4 $exhaustive_args ;;
+		table|block|oracle|kuhn)
+			UTF8GUARD_CORE_PATH=$path run_suite "$suite@$path" "suite_$suite" ;;
+		esac
+	done
 done
 
 echo "$passed passed, $failed failed${failed_names:+ (failed:$failed_names)}"
