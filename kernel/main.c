@@ -16,6 +16,7 @@
 #include "stats.h"
 #include "sysfs.h"
 #include "utf8guard.h"
+#include "utf8guard_vector.h"
 #include "utf8guard_version.h"
 
 static char *mode_param;
@@ -48,8 +49,10 @@ static int __init utf8guard_init(void)
 	policy = utf8guard_policy_get();
 	utf8guard_format_mode(policy.mode, mode, sizeof(mode));
 	utf8guard_format_policy(policy.classes, classes, sizeof(classes));
-	pr_info("%s loaded: mode %s, policy %s\n", UTF8GUARD_VERSION, mode,
-		classes);
+	pr_info("%s loaded: mode %s, policy %s, validator %s from %u bytes\n",
+		UTF8GUARD_VERSION, mode, classes,
+		utf8guard_vector_isa_name(utf8guard_vector_selected()),
+		UTF8GUARD_VECTOR_MIN_LENGTH);
 	return 0;
 }
 

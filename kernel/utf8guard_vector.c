@@ -178,6 +178,7 @@ const char *utf8guard_vector_isa_name(unsigned int isa)
 {
 	return isa < UTF8GUARD_VECTOR_ISA_COUNT ? isa_names[isa] : "?";
 }
+UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_isa_name);
 
 /**
  * utf8guard_vector_available() - may this instruction set run here
@@ -201,6 +202,7 @@ bool utf8guard_vector_available(unsigned int isa)
 		return false;
 	}
 }
+UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_available);
 
 /**
  * utf8guard_vector_best() - the fastest instruction set available here
@@ -215,6 +217,7 @@ unsigned int utf8guard_vector_best(void)
 		isa--;
 	return isa;
 }
+UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_best);
 
 /**
  * utf8guard_vector_select() - choose the path the core takes
@@ -235,6 +238,7 @@ bool utf8guard_vector_select(unsigned int isa, size_t min_length)
 	__atomic_store_n(&chosen_isa, (int)isa, __ATOMIC_RELAXED);
 	return true;
 }
+UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_select);
 
 /**
  * utf8guard_vector_selected() - the path the core takes
@@ -253,6 +257,7 @@ unsigned int utf8guard_vector_selected(void)
 	}
 	return (unsigned int)isa;
 }
+UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_selected);
 
 /**
  * utf8guard_vector_prefix() - the vector part of the core's fast path
@@ -299,3 +304,4 @@ size_t utf8guard_vector_prefix(const u8 *buf, size_t len)
 #endif
 	return done;
 }
+UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_prefix);

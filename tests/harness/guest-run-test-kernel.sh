@@ -10,9 +10,9 @@ mods=/utf8guard/modules
 status=0
 
 # kunit.py needs a KTAP header for suites run from modules.
-ktap_header 4
+ktap_header 5
 insmod $mods/utf8guard.ko || exit 1
-for t in utf8guard_core_test utf8guard_policy_test utf8guard_sysfs_test utf8guard_chars_test; do
+for t in utf8guard_core_test utf8guard_policy_test utf8guard_sysfs_test utf8guard_chars_test utf8guard_vector_test; do
 	insmod $mods/$t.ko || status=1
 done
 # Guest-side check too: every suite's results say ok.
@@ -22,7 +22,7 @@ for r in /sys/kernel/debug/kunit/utf8guard_*/results; do
 		status=1
 	fi
 done
-for t in utf8guard_core_test utf8guard_policy_test utf8guard_sysfs_test utf8guard_chars_test; do
+for t in utf8guard_core_test utf8guard_policy_test utf8guard_sysfs_test utf8guard_chars_test utf8guard_vector_test; do
 	rmmod $t || status=1
 done
 rmmod utf8guard || status=1

@@ -161,7 +161,7 @@ counts=$(grep -aEo '^[0-9]+ passed, [0-9]+ failed' "$out/console.log" |
 counts=${counts:-no result line}
 summary="$kind${name:+-$name}: $counts"
 if [ "$kind" = test ]; then
-	if kunit=$("$vm/kunit-parse.sh" "$out/console.log" --suites 4 2>&1 | tail -n 1); then
+	if kunit=$("$vm/kunit-parse.sh" "$out/console.log" --suites 5 2>&1 | tail -n 1); then
 		summary="$summary, kunit: $kunit"
 	else
 		summary="$summary, kunit: FAILED ($kunit)"

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite utf8guard_vector: the core's vector paths (SSE4.1, AVX2) as
+ * compiled into utf8guard.ko, run in the kernel between kernel_fpu_begin()
+ * and kernel_fpu_end(), against its scalar path.
+ */
+#include <kunit/test.h>
+#include <linux/bottom_half.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+
+#include "utf8guard.h"
+#include "utf8guard_vector.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define BUFFER_MAX (2 * UTF8GUARD_VECTOR_CHUNK + 512)
+
+static u32 rng_state;
+
+static u32 rng(void)
+{
+	/* xorshift32: the same buffers on every run */
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 17;
+	rng_state ^= rng_state << 5;
+	return rng_state;
+}
+
+static size_t put_char(u8 *p, u32 cp)
+{
+	if (cp < 0x80) {
+		p[0] = cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		p[0] = 0xC0 | cp >> 6;
+		p[1] = 0x80 | (cp & 0x3F);
+		return 2;
+	}
+	if (cp < 0x10000) {
+		p[0] = 0xE0 | cp >> 12;
+		p[1] = 0x80 | (cp >> 6 & 0x3F);
+		p[2] = 0x80 | (cp & 0x3F);
+		return 3;
+	}
+	p[0] = 0xF0 | cp >> 18;
+	p[1] = 0x80 | (cp >> 12 & 0x3F);
+	p[2] = 0x80 | (cp >> 6 & 0x3F);
+	p[3] = 0x80 | (cp & 0x3F);
+	return 4;
+}
+
+/* Whole random characters of 1 to 4 bytes up to exactly @len bytes. */
+static void fill(u8 *buf, size_t len)
+{
+	static const u32 base[] = { 0x20, 0xE0, 0x4E00, 0x1F600 };
+	u8 one[4];
+	size_t pos = 0, n;
+
+	while (pos < len) {
+		n = put_char(one, base[rng() % 4] + rng() % 0x50);
+		if (n > len - pos)
+			n = put_char(one, 'a');
+		memcpy(buf + pos, one, n);
+		pos += n;
+	}
+}
+
+/* An offset near a 64-byte block edge or the 4096-byte chunk edge. */
+static size_t edge_offset(size_t len)
+{
+	size_t at = rng() % 2 ? (rng() % (len / 64 + 1)) * 64 + rng() % 8 - 4 :
+		    UTF8GUARD_VECTOR_CHUNK + rng() % 8 - 4;
+
+	return at < len ? at : rng() % len;
+}
+
+/* One of the classic ill-formed sequences, near an edge. */
+static void plant(u8 *buf, size_t len)
+{
+	static const u8 planted[][4] = {
+		{ 0xC0, 0xAE },			/* overlong '.' */
+		{ 0xE0, 0x80, 0xAF },		/* overlong '/' */
+		{ 0xF0, 0x80, 0x80, 0xAE },	/* overlong '.' */
+		{ 0xED, 0xA0, 0x80 },		/* surrogate */
+		{ 0xF4, 0x90, 0x80, 0x80 },	/* above U+10FFFF */
+		{ 0xE2, 0x82 },			/* cut */
+		{ 0x80 },			/* stray continuation */
+	};
+	const u8 *bad = planted[rng() % ARRAY_SIZE(planted)];
+	size_t at = edge_offset(len), k;
+
+	for (k = 0; k < 4 && bad[k] && at + k < len; k++)
+		buf[at + k] = bad[k];
+}
+
+struct outcome {
+	bool ill_formed;
+	struct utf8guard_report first;
+	size_t prefix;
+};
+
+static void run_path(struct kunit *test, unsigned int isa, const u8 *buf,
+		     size_t len, struct outcome *out)
+{
+	KUNIT_ASSERT_TRUE(test, utf8guard_vector_select(isa, 0));
+	out->ill_formed = utf8guard_first_error(buf, len, &out->first);
+	out->prefix = utf8guard_valid_prefix(buf, len);
+}
+
+static bool reports_equal(const struct utf8guard_report *a,
+			  const struct utf8guard_report *b)
+{
+	return a->offset == b->offset && a->length == b->length &&
+	       a->codepoint == b->codepoint && a->reason == b->reason &&
+	       a->shadow_length == b->shadow_length &&
+	       a->path_trick == b->path_trick;
+}
+
+static void restore_default(void)
+{
+	utf8guard_vector_select(utf8guard_vector_best(),
+				UTF8GUARD_VECTOR_MIN_LENGTH);
+}
+
+/* The vector paths this CPU has; the test VM's CPU has them all. */
+static void vector_paths_available(struct kunit *test)
+{
+	unsigned int isa;
+
+	for (isa = UTF8GUARD_VECTOR_SSE41; isa < UTF8GUARD_VECTOR_ISA_COUNT;
+	     isa++)
+		KUNIT_EXPECT_TRUE_MSG(test, utf8guard_vector_available(isa),
+				      "%s: not offered by this CPU (qemu -cpu max has it)",
+				      utf8guard_vector_isa_name(isa));
+	KUNIT_EXPECT_EQ(test, utf8guard_vector_best(),
+			UTF8GUARD_VECTOR_ISA_COUNT - 1);
+}
+
+/*
+ * The vector path really runs: on a well-formed buffer it takes all of it
+ * (it takes nothing when the FPU is not usable), in process context and
+ * with bottom halves off, as the netfilter hook calls it.
+ */
+static void vector_prefix_runs_under_fpu(struct kunit *test)
+{
+	size_t len = UTF8GUARD_VECTOR_CHUNK + 1000;
+	u8 *buf = kunit_kzalloc(test, len, GFP_KERNEL);
+	unsigned int isa;
+	size_t got;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	rng_state = 1;
+	fill(buf, len);
+	for (isa = UTF8GUARD_VECTOR_SSE41; isa < UTF8GUARD_VECTOR_ISA_COUNT;
+	     isa++) {
+		KUNIT_ASSERT_TRUE(test, utf8guard_vector_select(isa, 0));
+		KUNIT_EXPECT_EQ_MSG(test, utf8guard_vector_prefix(buf, len), len,
+				    "%s in process context",
+				    utf8guard_vector_isa_name(isa));
+		local_bh_disable();
+		got = utf8guard_vector_prefix(buf, len);
+		local_bh_enable();
+		KUNIT_EXPECT_EQ_MSG(test, got, len, "%s with bottom halves off",
+				    utf8guard_vector_isa_name(isa));
+		/* An error in the second chunk: it stops before it. */
+		buf[UTF8GUARD_VECTOR_CHUNK + 100] = 0xC0;
+		got = utf8guard_vector_prefix(buf, len);
+		KUNIT_EXPECT_LE(test, got, (size_t)UTF8GUARD_VECTOR_CHUNK + 100);
+		KUNIT_EXPECT_GE(test, got, (size_t)UTF8GUARD_VECTOR_CHUNK + 100 - 64 - 3);
+		rng_state = 1;
+		fill(buf, len);
+	}
+	/* The scalar path takes nothing: the caller does it all. */
+	KUNIT_ASSERT_TRUE(test, utf8guard_vector_select(UTF8GUARD_VECTOR_SCALAR, 0));
+	KUNIT_EXPECT_EQ(test, utf8guard_vector_prefix(buf, len), (size_t)0);
+	restore_default();
+}
+
+/* Every vector path gives the scalar path's report, on 3000 buffers. */
+static void vector_paths_match_scalar(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, BUFFER_MAX, GFP_KERNEL);
+	struct outcome scalar, other;
+	unsigned int isa, n, mismatches = 0, compared = 0;
+	size_t len;
+	int round;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	rng_state = 2026;
+	for (round = 0; round < 3000; round++) {
+		len = 1 + (round % 4 ? rng() % 600 : rng() % BUFFER_MAX);
+		fill(buf, len);
+		for (n = rng() % 3; n; n--)
+			buf[edge_offset(len)] = rng();
+		if (round % 2)
+			plant(buf, len);
+		run_path(test, UTF8GUARD_VECTOR_SCALAR, buf, len, &scalar);
+		for (isa = UTF8GUARD_VECTOR_SSE41;
+		     isa < UTF8GUARD_VECTOR_ISA_COUNT; isa++) {
+			if (!utf8guard_vector_available(isa))
+				continue;
+			run_path(test, isa, buf, len, &other);
+			compared++;
+			if (other.ill_formed == scalar.ill_formed &&
+			    other.prefix == scalar.prefix &&
+			    (!scalar.ill_formed ||
+			     reports_equal(&other.first, &scalar.first)))
+				continue;
+			if (mismatches++ < 5)
+				KUNIT_FAIL(test, "%s: length %zu: prefix %zu, first error at %llu (%s); scalar: prefix %zu, first error at %llu (%s)",
+					   utf8guard_vector_isa_name(isa), len,
+					   other.prefix, other.first.offset,
+					   other.ill_formed ? "ill-formed" : "well-formed",
+					   scalar.prefix, scalar.first.offset,
+					   scalar.ill_formed ? "ill-formed" : "well-formed");
+		}
+	}
+	restore_default();
+	kunit_info(test, "%u comparisons, %u mismatches", compared, mismatches);
+	KUNIT_EXPECT_GT(test, compared, 0U);
+	KUNIT_EXPECT_EQ(test, mismatches, 0U);
+}
+
+static struct kunit_case vector_cases[] = {
+	KUNIT_CASE(vector_paths_available),
+	KUNIT_CASE(vector_prefix_runs_under_fpu),
+	KUNIT_CASE(vector_paths_match_scalar),
+	{}
+};
+
+static struct kunit_suite vector_suite = {
+	.name = "utf8guard_vector",
+	.test_cases = vector_cases,
+};
+kunit_test_suite(vector_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the utf8guard core's vector paths");
+MODULE_LICENSE("GPL");
