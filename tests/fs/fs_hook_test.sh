@@ -7,9 +7,10 @@
 # off; symlink targets; existing ill-formed names stay usable; enabled,
 # fstypes and policy scoping; exact log lines; counters per operation and
 # per reason; every sysfs write that must fail; privileges; module
-# parameters; unhooked; a stress run with the mode flipping; load/unload
-# cycles under load; kmemleak.  Ends with both modules unloaded, so that
-# integration_test.sh can run next; that one ends by locking, and
+# parameters; unhooked; stress runs on tmpfs and on ext4 with the mode
+# flipping; load/unload cycles under that load; kmemleak.  Ends with both
+# modules unloaded, so that integration_test.sh can run next; that one
+# ends by locking, and
 #
 #	fs_hook_test.sh --after-lock MODULE_DIR TOOL_DIR
 #
@@ -21,7 +22,8 @@
 # fs_stress, guest_write and sysfs-kernel-utf8guard-fs (the ABI file); the
 # harness puts tests/lib/assert.sh and vm-lib.sh in /utf8guard/.
 # STRESS_ITER (or the environment's FS_STRESS_ITER; default 10000) is the
-# number of iterations of each of the 16 stress processes.  The
+# number of iterations of each of the 16 stress processes on tmpfs, the
+# environment's FS_STRESS_EXT4_ITER (default: the same) on ext4.  The
 # environment's FS_LOAD_PAUSE_US (default 0) throttles the load under which
 # the module is unloaded and loaded 50 times (fs_stress's
 # FS_STRESS_PAUSE_US): the debug kernel under emulation needs it, as a
@@ -970,66 +972,101 @@ if [ -w $fe ] && [ "$(cat $fe)" = 1 ]; then
 fi
 
 # --- stress: 16 processes, the mode flipping every millisecond ---------------------
-set_file $fs/fstypes tmpfs
-setmode enforce
-st=/mnt/tmpfs/stress
-mkdir -p $st
-# Every flip logs a mode change (pr_notice): keep those off the slow
-# serial console; warnings and worse still reach it.
-printk=$(cat /proc/sys/kernel/printk)
-echo 5 >/proc/sys/kernel/printk
-: >/tmp/stress.err	# created now: an O_CREAT on tmpfs would count below
-snap s0
-out=$("$stress" $st 16 "$iters" --flip $sys/mode 2>/tmp/stress.err)
-status=$?
-snap s1
-setmode enforce
-echo "$printk" >/proc/sys/kernel/printk
-echo "# stress: 16 x $iters on tmpfs: $out"
-expect_eq "stress ran" 0 "$status"
-expect_eq "stress: no unexpected error" "" "$(cat /tmp/stress.err)"
-att=$((16 * iters))
-okc=$(field good_ok "$out")
-ref=$(field bad_refused "$out")
-cre=$(field bad_created "$out")
-mkd=$(field mkdirs "$out")
-expect_eq "stress: every valid create worked" "$att 0" "$okc $(field good_failed "$out")"
-expect_eq "stress: no other errors" 0 "$(field other_errors "$out")"
-expect_eq "stress: mode flips all worked" 0 "$(field flip_errors "$out")"
-expect_match "stress: the mode flipped" '^[1-9]' "$(field flips "$out")"
-expect_eq "stress: every bad create refused or created" $att $((ref + cre))
-expect_match "stress: some refused (enforce)" '^[1-9]' "$ref"
-expect_match "stress: some created (audit)" '^[1-9]' "$cre"
+# On tmpfs, then on ext4, each with its own counters.
 dk() { echo $(($(get "$1" "$s1") - $(get "$1" "$s0"))); }
-expect_eq "stress: rejected = bad_refused" "$ref" "$(dk rejected)"
-expect_eq "stress: audited = bad_created" "$cre" "$(dk audited)"
-expect_eq "stress: overlong = bad attempts" "$att" "$(dk overlong)"
-expect_eq "stress: create checked = all creates" $((2 * att)) "$(dk create_checked)"
-expect_eq "stress: create rejected" "$ref" "$(dk create_rejected)"
-expect_eq "stress: create audited" "$cre" "$(dk create_audited)"
-expect_eq "stress: mkdir checked = its mkdirs" "$mkd" "$(dk mkdir_checked)"
-expect_eq "stress: checked = all checks" $((2 * att + mkd)) "$(dk checked)"
-expect_eq "stress: global checked" $((2 * att + mkd)) "$(dk g_checked)"
-expect_eq "stress: global rejected" "$ref" "$(dk g_rejected)"
-expect_eq "stress: global audited" "$cre" "$(dk g_audited)"
-expect_eq "stress: missed 0" 0 "$(cat $fs/missed)"
-expect_eq "stress: nothing left behind" "" "$("$fsop" readdir $st)"
-identity "after the stress"
-set_file $fs/fstypes '*'
+# stress_run FSTYPE DIR ITER: 16 x ITER creates of a good and a bad name in
+# DIR with the mode flipping, fs/fstypes set to FSTYPE alone (the test's
+# own files elsewhere do not count); every counter must add up.
+stress_run() {
+	st_fs=$1
+	st=$2
+	st_iter=$3
+	l="stress on $st_fs"	# the label of every check
+	set_file $fs/fstypes "$st_fs"
+	setmode enforce
+	mkdir -p "$st"
+	# Every flip logs a mode change (pr_notice): keep those off the slow
+	# serial console; warnings and worse still reach it.
+	printk=$(cat /proc/sys/kernel/printk)
+	echo 5 >/proc/sys/kernel/printk
+	: >/tmp/stress.err	# created now: an O_CREAT would count below
+	snap s0
+	out=$("$stress" "$st" 16 "$st_iter" --flip $sys/mode 2>/tmp/stress.err)
+	status=$?
+	snap s1
+	setmode enforce
+	echo "$printk" >/proc/sys/kernel/printk
+	echo "# stress: 16 x $st_iter on $st_fs: $out"
+	expect_eq "$l: ran" 0 "$status"
+	expect_eq "$l: no unexpected error" "" "$(cat /tmp/stress.err)"
+	att=$((16 * st_iter))
+	ref=$(field bad_refused "$out")
+	cre=$(field bad_created "$out")
+	mkd=$(field mkdirs "$out")
+	expect_eq "$l: every valid create worked" "$att 0" \
+		"$(field good_ok "$out") $(field good_failed "$out")"
+	expect_eq "$l: no other errors" 0 "$(field other_errors "$out")"
+	expect_eq "$l: mode flips all worked" 0 "$(field flip_errors "$out")"
+	expect_match "$l: the mode flipped" '^[1-9]' "$(field flips "$out")"
+	expect_eq "$l: every bad create refused or created" $att $((ref + cre))
+	expect_match "$l: some refused (enforce)" '^[1-9]' "$ref"
+	expect_match "$l: some created (audit)" '^[1-9]' "$cre"
+	expect_eq "$l: rejected = bad_refused" "$ref" "$(dk rejected)"
+	expect_eq "$l: audited = bad_created" "$cre" "$(dk audited)"
+	expect_eq "$l: overlong = bad attempts" "$att" "$(dk overlong)"
+	expect_eq "$l: create checked = all creates" $((2 * att)) "$(dk create_checked)"
+	expect_eq "$l: create rejected" "$ref" "$(dk create_rejected)"
+	expect_eq "$l: create audited" "$cre" "$(dk create_audited)"
+	expect_eq "$l: mkdir checked = its mkdirs" "$mkd" "$(dk mkdir_checked)"
+	expect_eq "$l: checked = all checks" $((2 * att + mkd)) "$(dk checked)"
+	expect_eq "$l: global checked" $((2 * att + mkd)) "$(dk g_checked)"
+	expect_eq "$l: global rejected" "$ref" "$(dk g_rejected)"
+	expect_eq "$l: global audited" "$cre" "$(dk g_audited)"
+	expect_eq "$l: missed 0" 0 "$(cat $fs/missed)"
+	expect_eq "$l: nothing left behind" "" "$("$fsop" readdir "$st")"
+	identity "after the $l"
+	set_file $fs/fstypes '*'
+}
+stress_run tmpfs /mnt/tmpfs/stress "$iters"
+if [ -d /mnt/ext4/t ]; then
+	stress_run ext4 /mnt/ext4/stress "${FS_STRESS_EXT4_ITER:-$iters}"
+fi
 
-# --- 50 unload/load cycles under load --------------------------------------------------
-ld=/mnt/tmpfs/load
-mkdir -p $ld /mnt/tmpfs/t/cycles
-# The load runs at nice 19: its 16 processes still hit the probes all the
-# time, but at nice 0 they starve rmmod, insmod and the RCU kthreads on
-# the VM's 2 emulated CPUs (on the test kernel each cycle then took about
-# twice as long as the one before: 4 s, 10 s, ... 290 s by the 8th).
-# shellcheck disable=SC2016 # $$ and $0 belong to the inner shell
-FS_STRESS_PAUSE_US=${FS_LOAD_PAUSE_US:-0} \
-	sh -c 'renice 19 -p $$ >/dev/null && exec "$0" "$@"' \
-	"$stress" $ld 16 0 >/tmp/load.out 2>/tmp/load.err &
-lp=$!
+# --- 50 unload/load cycles under load ---------------------------------------------
+# The load: fs_stress without end, 8 processes on tmpfs and 8 on ext4, at
+# nice 19: its processes still hit the probes all the time, but at nice 0
+# they starve rmmod, insmod and the RCU kthreads on the VM's 2 emulated
+# CPUs (on the test kernel each cycle then took about twice as long as the
+# one before: 4 s, 10 s, ... 290 s by the 8th).
+loads="tmpfs:/mnt/tmpfs"
+cyc_dirs=/mnt/tmpfs/t/cycles
+if [ -d /mnt/ext4/t ]; then
+	loads="$loads ext4:/mnt/ext4"
+	cyc_dirs="$cyc_dirs /mnt/ext4/t/cycles"
+fi
+mkdir -p $cyc_dirs
+lps=
+for spec in $loads; do
+	lf=${spec%%:*}
+	mkdir -p "${spec#*:}/load"
+	# shellcheck disable=SC2016 # $$ and $0 belong to the inner shell
+	FS_STRESS_PAUSE_US=${FS_LOAD_PAUSE_US:-0} \
+		sh -c 'renice 19 -p $$ >/dev/null && exec "$0" "$@"' \
+		"$stress" "${spec#*:}/load" 8 0 \
+		>/tmp/load-$lf.out 2>/tmp/load-$lf.err &
+	lps="$lps $lf:$!"
+done
 sleep 1
+# cycle_check: after an insmod, a bad mkdir in each of $cyc_dirs is
+# refused again.
+cycle_check() {
+	cc_why=
+	for cc_d in $cyc_dirs; do
+		cc_got=$("$fsop" mkdir "$cc_d" c0ae2e)
+		[ "$cc_got" = EILSEQ ] || cc_why="$cc_why mkdir in $cc_d gave $cc_got;"
+	done
+	[ -z "$cc_why" ]
+}
 cycles=0
 i=0
 t0=$(cut -d. -f1 /proc/uptime)
@@ -1043,28 +1080,30 @@ while [ $i -lt 50 ]; do
 		echo "# cycle $i: insmod failed"
 		continue
 	fi
-	got=$("$fsop" mkdir /mnt/tmpfs/t/cycles c0ae2e)
-	if [ "$got" != EILSEQ ]; then
-		echo "# cycle $i: after insmod, mkdir c0ae2e gave $got"
+	if ! cycle_check; then
+		echo "# cycle $i: after insmod:$cc_why"
 		continue
 	fi
 	cycles=$((cycles + 1))
 done
 echo "# $i unload/load cycles under load took $(($(cut -d. -f1 /proc/uptime) - t0)) s"
 expect_eq "50 unload/load cycles under load, each refusing again" 50 "$cycles"
-if kill -0 $lp 2>/dev/null; then
-	pass "the load ran through all cycles"
-else
-	fail "the load ran through all cycles"
-fi
-kill $lp
-wait $lp
-out=$(cat /tmp/load.out)
-echo "# load: $out"
-expect_match "load: valid creates worked" '^[1-9]' "$(field good_ok "$out")"
-expect_eq "load: no valid create failed" 0 "$(field good_failed "$out")"
-expect_eq "load: no other errors" 0 "$(field other_errors "$out")"
-expect_eq "load: no unexpected error" "" "$(cat /tmp/load.err)"
+for lp in $lps; do
+	lf=${lp%%:*}
+	if kill -0 "${lp#*:}" 2>/dev/null; then
+		pass "the load on $lf ran through all cycles"
+	else
+		fail "the load on $lf ran through all cycles"
+	fi
+	kill "${lp#*:}"
+	wait "${lp#*:}"
+	out=$(cat /tmp/load-$lf.out)
+	echo "# load on $lf: $out"
+	expect_match "load on $lf: valid creates worked" '^[1-9]' "$(field good_ok "$out")"
+	expect_eq "load on $lf: no valid create failed" 0 "$(field good_failed "$out")"
+	expect_eq "load on $lf: no other errors" 0 "$(field other_errors "$out")"
+	expect_eq "load on $lf: no unexpected error" "" "$(cat /tmp/load-$lf.err)"
+done
 expect_eq "after the load: refused on tmpfs" EILSEQ "$("$fsop" create /mnt/tmpfs/t/cycles c0af)"
 if [ -d /mnt/ext4/t ]; then
 	expect_eq "after the load: refused on ext4" EILSEQ "$("$fsop" mkdir /mnt/ext4/t c0af)"
