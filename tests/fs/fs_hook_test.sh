@@ -8,9 +8,9 @@
 # fstypes and policy scoping; exact log lines; counters per operation and
 # per reason; every sysfs write that must fail; privileges; module
 # parameters; unhooked; stress runs on tmpfs and on ext4 with the mode
-# flipping; load/unload cycles under that load; kmemleak.  Ends with both
-# modules unloaded, so that integration_test.sh can run next; that one
-# ends by locking, and
+# flipping; load/unload cycles under that load; a forced kprobe miss;
+# kmemleak.  Ends with both modules unloaded, so that integration_test.sh
+# can run next; that one ends by locking, and
 #
 #	fs_hook_test.sh --after-lock MODULE_DIR TOOL_DIR
 #
@@ -18,9 +18,10 @@
 # reboot).
 #
 # usage: fs_hook_test.sh [--after-lock] MODULE_DIR TOOL_DIR [STRESS_ITER]
-# MODULE_DIR holds utf8guard.ko and utf8guard_fs.ko; TOOL_DIR holds fs_op,
-# fs_stress, guest_write and sysfs-kernel-utf8guard-fs (the ABI file); the
-# harness puts tests/lib/assert.sh and vm-lib.sh in /utf8guard/.
+# MODULE_DIR holds utf8guard.ko, utf8guard_fs.ko and the test module
+# utf8guard_miss_trigger.ko; TOOL_DIR holds fs_op, fs_stress, guest_write
+# and sysfs-kernel-utf8guard-fs (the ABI file); the harness puts
+# tests/lib/assert.sh and vm-lib.sh in /utf8guard/.
 # STRESS_ITER (or the environment's FS_STRESS_ITER; default 10000) is the
 # number of iterations of each of the 16 stress processes on tmpfs, the
 # environment's FS_STRESS_EXT4_ITER (default: the same) on ext4.  The
@@ -1166,6 +1167,30 @@ if [ -d /mnt/ext4/t ]; then
 fi
 expect_eq "after the load: missed 0" 0 "$(cat $fs/missed)"
 expect_eq "after the load: unhooked 0" 0 "$(cat $fs/unhooked)"
+
+# --- a miss is counted, shown and logged -----------------------------------------
+# utf8guard_miss_trigger.ko calls security_inode_create() from a kprobe
+# handler of its own, N times: each hit of our probe there is skipped by
+# the kernel and counted in its nmissed (tests/fs/kmod/).
+mark
+expect_status "insmod utf8guard_miss_trigger.ko calls=3" 0 \
+	insmod "$mods/utf8guard_miss_trigger.ko" calls=3
+expect_eq "3 forced misses: fs/missed 3" 3 "$(cat $fs/missed)"
+# Reading fs/unhooked runs the health check, which logs new misses (as
+# does the periodic one: the lines since the mark must add up to 3).
+expect_eq "after the misses: unhooked 0" 0 "$(cat $fs/unhooked)"
+mlog=$(log_since)
+msum=0
+for mn in $(printf '%s\n' "$mlog" | sed -n 's/^.*\] utf8guard_fs: \([0-9][0-9]*\) hooked operations were not checked (kprobe missed: another probe was running on that CPU)$/\1/p'); do
+	msum=$((msum + mn))
+done
+expect_eq "the misses logged: 3" 3 "$msum"
+expect_match "the trigger's own report" \
+	'utf8guard_miss_trigger: 3 calls, 3 handler runs, security_inode_create\(\) returned 0 3 times' \
+	"$mlog"
+expect_status "rmmod utf8guard_miss_trigger" 0 rmmod utf8guard_miss_trigger
+expect_eq "after the misses: refused" EILSEQ "$("$fsop" mkdir /mnt/tmpfs/t/cycles c0af)"
+expect_eq "fs/missed still 3" 3 "$(cat $fs/missed)"
 
 # --- unload (integration_test.sh runs next), kmemleak ------------------------------
 expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
