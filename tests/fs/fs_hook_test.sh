@@ -5,12 +5,12 @@
 # every name-creating operation with valid and ill-formed names on tmpfs,
 # ext4 (loop image) and 9p (the ->atomic_open path) in enforce, audit and
 # off; symlink targets; existing ill-formed names stay usable; enabled,
-# fstypes and policy scoping; exact log lines; counters per operation and
-# per reason; every sysfs write that must fail; privileges; module
-# parameters; unhooked; stress runs on tmpfs and on ext4 with the mode
-# flipping; load/unload cycles under that load; a forced kprobe miss;
-# kmemleak.  Ends with both modules unloaded, so that integration_test.sh
-# can run next; that one ends by locking, and
+# fstypes and policy scoping; exact log lines of every operation; counters
+# per operation and per reason; every sysfs write that must fail;
+# privileges; module parameters; unhooked; stress runs on tmpfs and on
+# ext4 with the mode flipping; load/unload cycles under that load; a
+# forced kprobe miss; kmemleak.  Ends with both modules unloaded, so that
+# integration_test.sh can run next; that one ends by locking, and
 #
 #	fs_hook_test.sh --after-lock MODULE_DIR TOOL_DIR
 #
@@ -373,6 +373,41 @@ expect_eq "audit: mkdir 61c0af62 allowed" ok "$(cat /tmp/fs_op.out)"
 expect_match "audit log line" \
 	"\] utf8guard: audit: would refuse mkdir from \"fs_op\"\[$pid\]: overlong at offset 1: 61 \[c0\] af 62 \(path trick\)\$" \
 	"$(log_since)"
+# Every other operation's line, in audit: with the two above, 10 lines,
+# the burst of pr_warn_ratelimited() (10 in 5 s).
+# audit_line OP REPORT FS_OP ARG...: fs_op allowed, and exactly the line
+# "audit: would refuse OP from ...: REPORT" (a regular expression) logged.
+al=$d/ops
+mkdir -p $al
+: >$al/src
+audit_line() {
+	al_op=$1
+	al_report=$2
+	shift 2
+	mark
+	"$fsop" "$@" >/tmp/fs_op.out &
+	al_pid=$!
+	wait $al_pid
+	expect_eq "audit: $1 allowed" ok "$(cat /tmp/fs_op.out)"
+	expect_match "audit log line of $1" \
+		"\] utf8guard: audit: would refuse $al_op from \"fs_op\"\[$al_pid\]: $al_report\$" \
+		"$(log_since)"
+}
+audit_line create 'truncated at offset 1: 61 \[e2 82\]' create $al 61e282
+audit_line mknod 'overlong at offset 0: \[c0\] 80 \(path trick\)' \
+	mknod-chr $al c080
+audit_line mknod 'invalid-byte at offset 0: \[ff\]' mknod-fifo $al ff
+audit_line mknod 'unexpected-continuation at offset 0: \[80\]' bind $al 80
+audit_line symlink 'surrogate at offset 0: \[ed\] a0 80' \
+	symlink $al eda080 2e2e2fc0ae2e2f657463
+expect_match "audit log line of symlink: the target too" \
+	"\] utf8guard: audit: would refuse symlink-target from \"fs_op\"\[$al_pid\]: overlong at offset 3: 2e 2e 2f \[c0\] ae 2e 2f 65 \(path trick\)\$" \
+	"$(log_since)"
+audit_line link 'out-of-range at offset 0: \[f4\] 90 80 80' \
+	link $al $SRC f4908080
+audit_line rename 'overlong at offset 0: \[c0\] af \(path trick\)' \
+	rename $al $SRC c0af
+expect_no_match "audit: no line suppressed" 'callbacks suppressed' "$(dmesg)"
 setmode off
 mark
 "$fsop" mkdir $d e282 >/tmp/fs_op.out
