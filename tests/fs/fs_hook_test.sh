@@ -7,10 +7,11 @@
 # off; symlink targets; existing ill-formed names stay usable; enabled,
 # fstypes and policy scoping; exact log lines of every operation; counters
 # per operation and per reason; every sysfs write that must fail;
-# privileges; module parameters; unhooked; stress runs on tmpfs and on
-# ext4 with the mode flipping; load/unload cycles under that load; a
-# forced kprobe miss; kmemleak.  Ends with both modules unloaded, so that
-# integration_test.sh can run next; that one ends by locking, and
+# privileges; module parameters; the refusal to load when a hooked
+# function is missing; unhooked; stress runs on tmpfs and on ext4 with the
+# mode flipping; load/unload cycles under that load; a forced kprobe miss;
+# kmemleak.  Ends with both modules unloaded, so that integration_test.sh
+# can run next; that one ends by locking, and
 #
 #	fs_hook_test.sh --after-lock MODULE_DIR TOOL_DIR
 #
@@ -18,10 +19,10 @@
 # reboot).
 #
 # usage: fs_hook_test.sh [--after-lock] MODULE_DIR TOOL_DIR [STRESS_ITER]
-# MODULE_DIR holds utf8guard.ko, utf8guard_fs.ko and the test module
-# utf8guard_miss_trigger.ko; TOOL_DIR holds fs_op, fs_stress, guest_write
-# and sysfs-kernel-utf8guard-fs (the ABI file); the harness puts
-# tests/lib/assert.sh and vm-lib.sh in /utf8guard/.
+# MODULE_DIR holds utf8guard.ko, utf8guard_fs.ko and the test modules
+# utf8guard_fs_nosym.ko and utf8guard_miss_trigger.ko; TOOL_DIR holds
+# fs_op, fs_stress, guest_write and sysfs-kernel-utf8guard-fs (the ABI
+# file); the harness puts tests/lib/assert.sh and vm-lib.sh in /utf8guard/.
 # STRESS_ITER (or the environment's FS_STRESS_ITER; default 10000) is the
 # number of iterations of each of the 16 stress processes on tmpfs, the
 # environment's FS_STRESS_EXT4_ITER (default: the same) on ext4.  The
@@ -973,6 +974,27 @@ for p in enabled=2 enabled=maybe fstypes=TMPFS 'fstypes=*,tmpfs' fstypes= \
 		"$(log_since)"
 done
 expect_eq "nothing left after failed loads" "" "$(ls -d $fs 2>/dev/null)"
+# A kernel without one of the hooked functions: utf8guard_fs_nosym.ko is
+# this module built to probe a symbol no kernel has in place of
+# security_inode_rename, its last probe (tests/fs/kmod/).  It must refuse
+# to load, name the symbol, and leave no probe and no sysfs file behind.
+mark
+expect_failure "a build that probes a missing symbol does not load" \
+	insmod "$mods/utf8guard_fs_nosym.ko"
+expect_match "missing symbol: logged" \
+	'\] utf8guard_fs_nosym: cannot probe utf8guard_no_such_symbol: error -2 \(no such symbol: kernel built without CONFIG_SECURITY\?\); not loading: no hook is better than a partial one$' \
+	"$(log_since)"
+expect_eq "missing symbol: not loaded" "" "$(grep -w utf8guard_fs_nosym /proc/modules)"
+expect_eq "missing symbol: no fs/ directory" "" "$(ls -d $fs 2>/dev/null)"
+kl=/sys/kernel/debug/kprobes/list
+if [ -r $kl ]; then
+	expect_eq "missing symbol: the other probes unregistered" "" \
+		"$(grep security_inode_ $kl)"
+else
+	echo "# no $kl: registered probes not listed"
+fi
+expect_eq "missing symbol: nothing hooked, bad name allowed" ok \
+	"$("$fsop" mkdir $sc 6ec0af)"
 expect_status "insmod with defaults again" 0 insmod "$mods/utf8guard_fs.ko"
 expect_eq "defaults again" "1|*|1" "$(fsstate)"
 
