@@ -250,13 +250,21 @@ enum probe_index {
 	.post_handler = keep_unoptimized,			\
 }
 
+/*
+ * The test build utf8guard_fs_nosym.ko (tests/fs/kmod/) names a symbol no
+ * kernel has here, to test the refusal to load.
+ */
+#ifndef FS_PROBE_RENAME_SYMBOL
+#define FS_PROBE_RENAME_SYMBOL "security_inode_rename"
+#endif
+
 static struct kprobe probes[PROBE_COUNT] = {
 	[PROBE_CREATE] = PROBE("security_inode_create", pre_create),
 	[PROBE_MKDIR] = PROBE("security_inode_mkdir", pre_mkdir),
 	[PROBE_MKNOD] = PROBE("security_inode_mknod", pre_mknod),
 	[PROBE_SYMLINK] = PROBE("security_inode_symlink", pre_symlink),
 	[PROBE_LINK] = PROBE("security_inode_link", pre_link),
-	[PROBE_RENAME] = PROBE("security_inode_rename", pre_rename),
+	[PROBE_RENAME] = PROBE(FS_PROBE_RENAME_SYMBOL, pre_rename),
 };
 
 /* Serialises self-tests and the health check's memory of the last one. */

@@ -10,9 +10,11 @@
  * unlink the good name "g\xc3\xa9"; try to create the bad name
  * "a\xc0\xaeb" (an overlong '.') and unlink it if that worked.  ITER 0
  * runs until SIGTERM or SIGINT.  With --flip, one more process writes
- * "enforce" and "audit" alternately to MODEFILE (never "off") about every
- * millisecond until the workers are done (as SCHED_FIFO when allowed, so
- * that the busy workers do not delay it).
+ * "enforce" and "audit" alternately to MODEFILE (never "off") every
+ * millisecond, on a fixed grid, until the workers are done (as SCHED_FIFO
+ * when allowed, so that the busy workers do not delay it); under emulation
+ * a write can take longer than that, and fs_hook_test.sh checks the rate
+ * it got.
  *
  * The environment's FS_STRESS_PAUSE_US (default 0) makes every worker
  * sleep that many microseconds after each iteration: a lighter load that
@@ -139,11 +141,23 @@ static void work(const char *dir, int id, long iterations, long pause_us)
 	}
 }
 
+/* a - b in nanoseconds. */
+static long long ns_between(const struct timespec *a, const struct timespec *b)
+{
+	return (a->tv_sec - b->tv_sec) * 1000000000LL + a->tv_nsec - b->tv_nsec;
+}
+
+/*
+ * Write the mode on a 1 ms grid (absolute deadlines, so that the time a
+ * write takes does not add up); a flip that overruns its slot is followed
+ * by the next one at once, never by a burst to catch up.  The file stays
+ * open: every write() to a sysfs attribute is a whole store.
+ */
 static void flip(const char *file)
 {
 	static const char *const word[] = { "enforce", "audit" };
-	const struct timespec ms = { 0, 1000000 };
 	struct sched_param rt = { .sched_priority = 1 };
+	struct timespec next, now;
 	size_t len;
 	long n = 0;
 	int fd, ok;
@@ -151,12 +165,17 @@ static void flip(const char *file)
 	/* Wake up on time despite NPROC busy workers (root only). */
 	if (sched_setscheduler(0, SCHED_FIFO, &rt) < 0)
 		setpriority(PRIO_PROCESS, 0, -10);
+	fd = open(file, O_WRONLY);
+	if (fd < 0) {
+		fprintf(stderr, "fs_stress: flip %s: %s\n", file,
+			strerror(errno));
+		shared->flip_errors++;
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (!__atomic_load_n(&shared->done, __ATOMIC_RELAXED)) {
 		len = strlen(word[n % 2]);
-		fd = open(file, O_WRONLY | O_TRUNC);
-		ok = fd >= 0 && write(fd, word[n % 2], len) == (ssize_t)len;
-		if (fd >= 0 && close(fd) < 0)
-			ok = 0;
+		ok = pwrite(fd, word[n % 2], len, 0) == (ssize_t)len;
 		if (ok) {
 			shared->flips++;
 			n++;
@@ -166,8 +185,20 @@ static void flip(const char *file)
 					file, strerror(errno));
 			shared->flip_errors++;
 		}
-		nanosleep(&ms, NULL);
+		next.tv_nsec += 1000000;
+		if (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (ns_between(&now, &next) > 0)
+			next = now;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next,
+				       NULL) == EINTR)
+			;
 	}
+	if (close(fd) < 0)
+		shared->flip_errors++;
 }
 
 static void usage(void)
@@ -285,7 +316,6 @@ int main(int argc, char **argv)
 	printf("good_ok=%ld good_failed=%ld bad_refused=%ld bad_created=%ld other_errors=%ld mkdirs=%ld flips=%ld flip_errors=%ld ms=%ld\n",
 	       sum.good_ok, sum.good_failed, sum.bad_refused, sum.bad_created,
 	       sum.other_errors, mkdirs, shared->flips, shared->flip_errors,
-	       (long)((end.tv_sec - start.tv_sec) * 1000 +
-		      (end.tv_nsec - start.tv_nsec) / 1000000));
+	       (long)(ns_between(&end, &start) / 1000000));
 	return 0;
 }

@@ -21,7 +21,7 @@ out=${2:?usage: build-modules.sh [--sparse] KERNEL_TREE OUT_DIR}
 
 rm -rf "$out"
 mkdir -p "$out"
-(cd "$top" && find Kbuild kernel tests/consumer tests/kunit tests/unicode \
+(cd "$top" && find Kbuild kernel tests/consumer tests/fs/kmod tests/kunit tests/unicode \
 	\( -name '*.[ch]' -o -name Kbuild -o -name .kunitconfig \) -print0 |
 	cpio --quiet -0 -pdm "$out")
 

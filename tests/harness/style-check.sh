@@ -30,7 +30,8 @@ if [ ! -x "$src/scripts/checkpatch.pl" ]; then
 fi
 
 mapfile -t c_files < <(git ls-files 'kernel/*.[ch]' 'tests/kunit/*.[ch]' \
-	'tests/consumer/*.[ch]' | grep -vx 'kernel/compat.h\|kernel/utf8guard_types.h')
+	'tests/consumer/*.[ch]' 'tests/fs/kmod/*.[ch]' |
+	grep -vx 'kernel/compat.h\|kernel/utf8guard_types.h')
 out=$(perl "$src/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	-f "${c_files[@]}" 2>&1 | grep -E 'ERROR|WARNING|CHECK')
 expect_eq "checkpatch on ${#c_files[@]} files" "" "$out"
