@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../unicode/test_utf8_encode.h"
 #include "array_size.h"
 #include "report_compare.h"
 #include "utf8guard_core.h"
@@ -47,30 +48,6 @@ static uint64_t rng(void)
 	rng_state ^= rng_state << 25;
 	rng_state ^= rng_state >> 27;
 	return rng_state * 0x2545F4914F6CDD1DULL;
-}
-
-static size_t put_char(u8 *p, u32 cp)
-{
-	if (cp < 0x80) {
-		p[0] = cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		p[0] = 0xC0 | cp >> 6;
-		p[1] = 0x80 | (cp & 0x3F);
-		return 2;
-	}
-	if (cp < 0x10000) {
-		p[0] = 0xE0 | cp >> 12;
-		p[1] = 0x80 | (cp >> 6 & 0x3F);
-		p[2] = 0x80 | (cp & 0x3F);
-		return 3;
-	}
-	p[0] = 0xF0 | cp >> 18;
-	p[1] = 0x80 | (cp >> 12 & 0x3F);
-	p[2] = 0x80 | (cp >> 6 & 0x3F);
-	p[3] = 0x80 | (cp & 0x3F);
-	return 4;
 }
 
 /* A random scalar value, of 1 to 4 bytes as @kind says (0: any). */
@@ -100,9 +77,9 @@ static void fill(u8 *buf, size_t len, unsigned int kind)
 	size_t pos = 0, n;
 
 	while (pos < len) {
-		n = put_char(one, random_char(kind));
+		n = test_utf8_encode(random_char(kind), one);
 		if (n > len - pos)
-			n = put_char(one, random_char(1));
+			n = test_utf8_encode(random_char(1), one);
 		memcpy(buf + pos, one, n);
 		pos += n;
 	}

@@ -19,7 +19,7 @@ static void chars_class_boundaries(struct kunit *test)
 		const struct class_case *c = &class_cases[k];
 		struct utf8guard_report r;
 		u8 bytes[4];
-		size_t len = class_case_encode(c->cp, bytes);
+		size_t len = test_utf8_encode(c->cp, bytes);
 		bool refused = utf8guard_first_violation(c->class, bytes, len,
 							 &r);
 

@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 
 #include "utf8guard.h"
+#include "test_utf8_encode.h"
 #include "utf8guard_vector.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
@@ -27,30 +28,6 @@ static u32 rng(void)
 	return rng_state;
 }
 
-static size_t put_char(u8 *p, u32 cp)
-{
-	if (cp < 0x80) {
-		p[0] = cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		p[0] = 0xC0 | cp >> 6;
-		p[1] = 0x80 | (cp & 0x3F);
-		return 2;
-	}
-	if (cp < 0x10000) {
-		p[0] = 0xE0 | cp >> 12;
-		p[1] = 0x80 | (cp >> 6 & 0x3F);
-		p[2] = 0x80 | (cp & 0x3F);
-		return 3;
-	}
-	p[0] = 0xF0 | cp >> 18;
-	p[1] = 0x80 | (cp >> 12 & 0x3F);
-	p[2] = 0x80 | (cp >> 6 & 0x3F);
-	p[3] = 0x80 | (cp & 0x3F);
-	return 4;
-}
-
 /* Whole random characters of 1 to 4 bytes up to exactly @len bytes. */
 static void fill(u8 *buf, size_t len)
 {
@@ -59,9 +36,9 @@ static void fill(u8 *buf, size_t len)
 	size_t pos = 0, n;
 
 	while (pos < len) {
-		n = put_char(one, base[rng() % 4] + rng() % 0x50);
+		n = test_utf8_encode(base[rng() % 4] + rng() % 0x50, one);
 		if (n > len - pos)
-			n = put_char(one, 'a');
+			n = test_utf8_encode('a', one);
 		memcpy(buf + pos, one, n);
 		pos += n;
 	}

@@ -11,6 +11,7 @@
 #ifndef UTF8GUARD_TEST_CLASS_CASES_H
 #define UTF8GUARD_TEST_CLASS_CASES_H
 
+#include "test_utf8_encode.h"
 #include "utf8guard_policy.h"
 
 struct class_case {
@@ -22,34 +23,6 @@ struct class_case {
 #define REFUSED(cp, cls, why) \
 	{ cp, UTF8GUARD_CLASS_##cls, UTF8GUARD_REASON_##why }
 #define ALLOWED(cp, cls) { cp, UTF8GUARD_CLASS_##cls, UTF8GUARD_REASON_NONE }
-
-/*
- * UTF-8 of @cp into @out (at most 4 bytes): the tests' own encoder, so
- * that no row depends on the core's decoder it checks.
- */
-static inline size_t class_case_encode(u32 cp, u8 *out)
-{
-	if (cp < 0x80) {
-		out[0] = cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = 0xC0 | cp >> 6;
-		out[1] = 0x80 | (cp & 0x3F);
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = 0xE0 | cp >> 12;
-		out[1] = 0x80 | (cp >> 6 & 0x3F);
-		out[2] = 0x80 | (cp & 0x3F);
-		return 3;
-	}
-	out[0] = 0xF0 | cp >> 18;
-	out[1] = 0x80 | (cp >> 12 & 0x3F);
-	out[2] = 0x80 | (cp >> 6 & 0x3F);
-	out[3] = 0x80 | (cp & 0x3F);
-	return 4;
-}
 
 static const struct class_case class_cases[] = {
 	/* controls: U+0000..U+001F, U+007F, U+0080..U+009F */

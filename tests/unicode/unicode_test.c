@@ -47,7 +47,7 @@ static void run_classes(void)
 		const struct class_case *c = &class_cases[k];
 		struct utf8guard_report report;
 		u8 bytes[4];
-		size_t len = class_case_encode(c->cp, bytes);
+		size_t len = test_utf8_encode(c->cp, bytes);
 		bool refused = utf8guard_first_violation(c->class, bytes, len,
 							 &report);
 		bool ok = refused == (c->reason != UTF8GUARD_REASON_NONE) &&
@@ -163,7 +163,7 @@ static size_t to_utf8(const u32 *cps, size_t n, u8 *out)
 	size_t len = 0, k;
 
 	for (k = 0; k < n; k++)
-		len += class_case_encode(cps[k], out + len);
+		len += test_utf8_encode(cps[k], out + len);
 	return len;
 }
 
