@@ -116,8 +116,13 @@ for name in $("$top/tests/vm/stock-kernel.sh" --list); do
 	expect_eq "$name: utf8guard.ko holds one signature trailer" 1 \
 		"$(grep -c -a -F "$MAGIC" "$plain")"
 
-	# The check can fail: one changed byte in the module's code.
-	printf '\x00' | dd of="$plain" bs=1 seek=4096 conv=notrunc status=none
+	# The check can fail: one changed byte in the module's code (its bits
+	# flipped: writing a fixed value leaves a byte that already has it).
+	byte=$(od -An -tu1 -j 4096 -N 1 "$plain" | tr -d ' ')
+	printf "\\$(printf '%03o' $((255 - byte)))" |
+		dd of="$plain" bs=1 seek=4096 conv=notrunc status=none
+	expect_eq "$name: byte 4096 changed" "$((255 - byte))" \
+		"$(od -An -tu1 -j 4096 -N 1 "$plain" | tr -d ' ')"
 	if verify "$plain"; then
 		fail "$name: a changed module no longer verifies" "it verified"
 	else
