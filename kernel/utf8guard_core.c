@@ -197,17 +197,6 @@ static inline u64 dfa_block(u64 state, const u8 *p)
 }
 
 /*
- * Start of the sequence a block left unfinished at @end: the DFA accepted
- * everything before, so it is the last lead byte, at most three back.
- */
-static size_t pending_start(const u8 *buf, size_t end)
-{
-	while (is_continuation(buf[end - 1]))
-		end--;
-	return end - 1;
-}
-
-/*
  * The scalar path: the length of the longest prefix of @buf made of whole
  * well-formed sequences.  Whole blocks of ASCII are skipped a word at a
  * time, other blocks go through the DFA, which is only looked at once per
@@ -230,7 +219,9 @@ static size_t scalar_prefix(const u8 *buf, size_t len)
 		if (state == DFA_ERROR)
 			break;
 		i += DFA_BLOCK;
-		boundary = state == DFA_ACCEPT ? i : pending_start(buf, i);
+		/* The DFA accepted all before an unfinished sequence. */
+		boundary = state == DFA_ACCEPT ? i :
+			   utf8guard_last_char_start(buf, i);
 	}
 
 	state = DFA_ACCEPT;

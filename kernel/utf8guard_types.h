@@ -6,9 +6,8 @@
  * into the kernel module and into the userspace CLI.  This header is the
  * only place where the two worlds differ: it provides u8/u16/u32/u64, bool,
  * size_t, UTF8GUARD_EXPORT() (EXPORT_SYMBOL_GPL in the kernel, nothing
- * in userspace), UTF8GUARD_EXPORT_FOR_KUNIT() (EXPORT_SYMBOL_IF_KUNIT)
- * and the kernel's __always_inline, and nothing else.  The core uses no libc and no other
- * kernel header.
+ * in userspace) and UTF8GUARD_EXPORT_FOR_KUNIT() (EXPORT_SYMBOL_IF_KUNIT),
+ * and nothing else.  The core uses no libc and no other kernel header.
  */
 #ifndef UTF8GUARD_TYPES_H
 #define UTF8GUARD_TYPES_H
@@ -33,10 +32,6 @@ typedef uint64_t u64;
 
 #define UTF8GUARD_EXPORT(symbol)
 #define UTF8GUARD_EXPORT_FOR_KUNIT(symbol)
-/* As the kernel's <linux/compiler_types.h> has it. */
-#ifndef __always_inline
-#define __always_inline inline __attribute__((__always_inline__))
-#endif
 #endif
 
 #endif /* UTF8GUARD_TYPES_H */

@@ -97,21 +97,6 @@ static const u8 byte_2_high[UTF8GUARD_VECTOR_TABLE] = {
 	/* ________ 11______: a lead second */
 	TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
 };
-
-/*
- * The character boundary at or before @end, when @buf[0..@end) is
- * well-formed but for a sequence the end may cut: the start of the last
- * character, unless it is ASCII.
- */
-static size_t vector_boundary(const u8 *buf, size_t end)
-{
-	if (!end || buf[end - 1] < 0x80)
-		return end;
-	while ((buf[end - 1] & 0xC0) == 0x80)
-		end--;
-	return end - 1;
-}
-
 /*
  * Unsigned saturating subtraction: GCC's psubusb builtins; Clang has none
  * before version 15 (the fuzzer's build), so a compare and a subtraction.
@@ -257,7 +242,6 @@ unsigned int utf8guard_vector_selected(void)
 	}
 	return (unsigned int)isa;
 }
-UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_selected);
 
 /**
  * utf8guard_vector_prefix() - the vector part of the core's fast path
@@ -276,10 +260,13 @@ UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_selected);
  */
 size_t utf8guard_vector_prefix(const u8 *buf, size_t len)
 {
-	unsigned int isa = utf8guard_vector_selected();
+	unsigned int isa;
 	size_t done = 0;
 
-	if (isa == UTF8GUARD_VECTOR_SCALAR || len < chosen_min_length)
+	if (len < chosen_min_length)
+		return 0;
+	isa = utf8guard_vector_selected();
+	if (isa == UTF8GUARD_VECTOR_SCALAR)
 		return 0;
 #ifdef UTF8GUARD_HAVE_VECTOR
 	while (done < len) {

@@ -37,6 +37,18 @@
 #define UTF8GUARD_VECTOR_MIN_LENGTH 128
 #endif
 
+/*
+ * Start of the last character of @buf[0..@end) (@end > 0), when that much
+ * is well-formed but for a sequence the end may cut: its lead byte, at
+ * most three back.  Both paths resume from there.
+ */
+static inline size_t utf8guard_last_char_start(const u8 *buf, size_t end)
+{
+	while ((buf[end - 1] & 0xC0) == 0x80)
+		end--;
+	return end - 1;
+}
+
 /* The paths, slowest first. */
 enum utf8guard_vector_isa {
 	UTF8GUARD_VECTOR_SCALAR,

@@ -32,7 +32,7 @@ typedef u8 VEC_NAME(vec) __attribute__((vector_size(VEC_BYTES)));
 
 #define VEC_PER_BLOCK (UTF8GUARD_VECTOR_BLOCK / VEC_BYTES)
 
-static __always_inline __attribute__((target(VEC_TARGET)))
+static inline __attribute__((target(VEC_TARGET)))
 VEC_NAME(vec) VEC_NAME(load)(const u8 *p)
 {
 	VEC_NAME(vec) v;
@@ -41,7 +41,7 @@ VEC_NAME(vec) VEC_NAME(load)(const u8 *p)
 	return v;
 }
 
-static __always_inline __attribute__((target(VEC_TARGET)))
+static inline __attribute__((target(VEC_TARGET)))
 VEC_NAME(vec) VEC_NAME(splat)(u8 byte)
 {
 	const VEC_NAME(vec) zero = { 0 };
@@ -50,7 +50,7 @@ VEC_NAME(vec) VEC_NAME(splat)(u8 byte)
 }
 
 /* A 16-entry table in every 16-byte lane. */
-static __always_inline __attribute__((target(VEC_TARGET)))
+static inline __attribute__((target(VEC_TARGET)))
 VEC_NAME(vec) VEC_NAME(table)(const u8 *table)
 {
 	VEC_NAME(vec) v;
@@ -67,7 +67,7 @@ VEC_NAME(vec) VEC_NAME(table)(const u8 *table)
  * TWO_CONTS, which must23 (0x80) cancels; anywhere else TWO_CONTS stays,
  * and a missing continuation shows as 0x80.
  */
-static __always_inline __attribute__((target(VEC_TARGET)))
+static inline __attribute__((target(VEC_TARGET)))
 VEC_NAME(vec) VEC_NAME(errors)(const u8 *p, VEC_NAME(vec) input)
 {
 	VEC_NAME(vec) prev1 = VEC_NAME(load)(p - 1);
@@ -86,7 +86,7 @@ VEC_NAME(vec) VEC_NAME(errors)(const u8 *p, VEC_NAME(vec) input)
 }
 
 /* Nonzero where a sequence started in the vector at @p is not over. */
-static __always_inline __attribute__((target(VEC_TARGET)))
+static inline __attribute__((target(VEC_TARGET)))
 VEC_NAME(vec) VEC_NAME(incomplete)(const u8 *p)
 {
 	VEC_NAME(vec) last = VEC_NAME(splat)(0xFF);
@@ -99,7 +99,7 @@ VEC_NAME(vec) VEC_NAME(incomplete)(const u8 *p)
 }
 
 /* The errors of the 64-byte block at @p; 3 readable bytes before it. */
-static __always_inline __attribute__((target(VEC_TARGET)))
+static inline __attribute__((target(VEC_TARGET)))
 VEC_NAME(vec) VEC_NAME(block)(const u8 *p)
 {
 	VEC_NAME(vec) in[VEC_PER_BLOCK];
@@ -132,7 +132,8 @@ VEC_NAME(vec) VEC_NAME(block)(const u8 *p)
  * B is the boundary before the 64-byte block where an error was seen:
  * the scalar core finds it exactly from there.
  */
-__attribute__((target(VEC_TARGET)))
+/* flatten: every helper above inlined into the loop, whatever the flags. */
+__attribute__((target(VEC_TARGET), flatten))
 size_t VEC_NAME(prefix)(const u8 *buf, size_t len, bool final, bool *clean)
 {
 	/* A block with the VEC_BYTES before it: at the start, and the end. */
@@ -140,9 +141,9 @@ size_t VEC_NAME(prefix)(const u8 *buf, size_t len, bool final, bool *clean)
 	size_t i = 0;
 
 	*clean = false;
-	__builtin_memset(edge, 0, sizeof(edge));
 	if (len >= UTF8GUARD_VECTOR_BLOCK) {
 		/* NULs before the first block: a boundary, as @buf starts. */
+		__builtin_memset(edge, 0, VEC_BYTES);
 		__builtin_memcpy(edge + VEC_BYTES, buf, UTF8GUARD_VECTOR_BLOCK);
 		if (VEC_NONZERO(VEC_NAME(block)(edge + VEC_BYTES)))
 			return 0;
@@ -150,11 +151,11 @@ size_t VEC_NAME(prefix)(const u8 *buf, size_t len, bool final, bool *clean)
 	}
 	for (; len - i >= UTF8GUARD_VECTOR_BLOCK; i += UTF8GUARD_VECTOR_BLOCK)
 		if (VEC_NONZERO(VEC_NAME(block)(buf + i)))
-			return vector_boundary(buf, i);
+			return utf8guard_last_char_start(buf, i);
 	if (!final) {
 		*clean = true;
 		if (i && VEC_NONZERO(VEC_NAME(incomplete)(buf + i - VEC_BYTES)))
-			return vector_boundary(buf, i);
+			return utf8guard_last_char_start(buf, i);
 		return i;
 	}
 	if (i < len) {
@@ -164,9 +165,9 @@ size_t VEC_NAME(prefix)(const u8 *buf, size_t len, bool final, bool *clean)
 			__builtin_memcpy(edge, buf + i - VEC_BYTES, VEC_BYTES);
 		__builtin_memcpy(edge + VEC_BYTES, buf + i, len - i);
 		if (VEC_NONZERO(VEC_NAME(block)(edge + VEC_BYTES)))
-			return vector_boundary(buf, i);
+			return i ? utf8guard_last_char_start(buf, i) : 0;
 	} else if (i && VEC_NONZERO(VEC_NAME(incomplete)(buf + i - VEC_BYTES))) {
-		return vector_boundary(buf, i);
+		return utf8guard_last_char_start(buf, i);
 	}
 	*clean = true;
 	return len;

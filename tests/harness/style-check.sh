@@ -30,8 +30,7 @@ if [ ! -x "$src/scripts/checkpatch.pl" ]; then
 fi
 
 mapfile -t c_files < <(git ls-files 'kernel/*.[ch]' 'tests/kunit/*.[ch]' \
-	'tests/consumer/*.[ch]' 'tests/fs/kmod/*.[ch]' |
-	grep -vx 'kernel/compat.h\|kernel/utf8guard_types.h')
+	'tests/consumer/*.[ch]' 'tests/fs/kmod/*.[ch]' | grep -vx kernel/compat.h)
 out=$(perl "$src/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	-f "${c_files[@]}" 2>&1 | grep -E 'ERROR|WARNING|CHECK')
 expect_eq "checkpatch on ${#c_files[@]} files" "" "$out"
@@ -41,12 +40,6 @@ out=$(perl "$src/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	--ignore LINUX_VERSION_CODE -f kernel/compat.h 2>&1 |
 	grep -E 'ERROR|WARNING|CHECK')
 expect_eq "checkpatch on kernel/compat.h" "" "$out"
-# kernel/utf8guard_types.h gives userspace builds of the core the kernel's
-# __always_inline, spelled as the kernel spells it.
-out=$(perl "$src/scripts/checkpatch.pl" --no-tree --terse --show-types \
-	--ignore PREFER_DEFINED_ATTRIBUTE_MACRO,COMPLEX_MACRO \
-	-f kernel/utf8guard_types.h 2>&1 | grep -E 'ERROR|WARNING|CHECK')
-expect_eq "checkpatch on kernel/utf8guard_types.h" "" "$out"
 # The CLI (userspace/) in the same style; compiler.h is where __printf()
 # is defined for userspace, from the attribute checkpatch prefers it to.
 mapfile -t cli_files < <(git ls-files 'userspace/*.[ch]' | grep -vx userspace/compiler.h)
