@@ -127,14 +127,46 @@ static enum parse_result parse_ipv6(struct sk_buff *skb,
 	return flags & IP6_FH_F_FRAG ? PARSE_BAD : PARSE_OK;
 }
 
-/* A UDP datagram is a text of its own. */
+/*
+ * Payload bytes per datagram in @skb: the whole payload, or the segment
+ * size of a UDP GSO packet (sent with UDP_SEGMENT, or merged by UDP GRO,
+ * fraglist GRO included).  Such a packet reaches the hooks whole and is cut
+ * into datagrams only for a socket that does not take it whole (UDP_GRO),
+ * after the hooks; each datagram is a text of its own either way.
+ */
+static unsigned int udp_datagram_size(const struct sk_buff *skb,
+				      const struct net_packet *pkt)
+{
+	if (skb_is_gso(skb) &&
+	    (skb_shinfo(skb)->gso_type & SKB_GSO_UDP_L4) &&
+	    skb_shinfo(skb)->gso_size < pkt->len)
+		return skb_shinfo(skb)->gso_size;
+	return pkt->len;
+}
+
+/*
+ * Each UDP datagram is a text of its own, so each datagram of a GSO packet
+ * is checked apart: their concatenation could be well-formed while each
+ * one delivered is not.  In enforce the first violation drops the packet,
+ * every datagram in it; in audit every datagram is checked and counted.
+ */
 static unsigned int check_udp(struct sk_buff *skb,
 			      const struct net_packet *pkt,
 			      const struct utf8guard_policy *policy)
 {
+	unsigned int size = udp_datagram_size(skb, pkt), done = 0;
+	struct net_packet datagram = *pkt;
 	struct net_payload result;
+	unsigned int verdict;
 
-	return net_check_payload(skb, pkt, policy, NULL, 0, true, &result);
+	do {
+		datagram.offset = pkt->offset + done;
+		datagram.len = min(size, pkt->len - done);
+		verdict = net_check_payload(skb, &datagram, policy, NULL, 0,
+					    true, &result);
+		done += datagram.len;
+	} while (verdict == NF_ACCEPT && done < pkt->len);
+	return verdict;
 }
 
 static unsigned int utf8guard_nf_hook(void *priv, struct sk_buff *skb,

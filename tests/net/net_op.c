@@ -9,6 +9,11 @@
  *   udp ADDR PORT HEX|-
  *	One datagram from an unbound socket to a receiver bound to ADDR:PORT.
  *	"ok" (arrived byte-exact), "dropped" or "mismatch HEX" (what came).
+ *	With --gso N the payload is one UDP_SEGMENT send, a GSO packet of
+ *	N-byte datagrams that loopback and veth carry whole: "ok K" when the
+ *	K datagrams read (K = 1 with --gro, the receiver's UDP_GRO, which
+ *	takes the packet whole) make up the payload byte-exact, "dropped"
+ *	when nothing came, else "mismatch HEX".
  *   tcp ADDR PORT HEX[,HEX...]|-
  *	One connection; each chunk is one write() and is awaited before the
  *	next is written, so each chunk is a segment of its own.  "ok N",
@@ -82,6 +87,7 @@
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <linux/udp.h>
 #include <linux/veth.h>
 
 #include "hex.h"
@@ -113,11 +119,14 @@ enum {
 	OPT_THEN_WAIT = 1 << 7,
 	OPT_SIGNAL_FILE = 1 << 8,
 	OPT_BURST_PAUSE = 1 << 9,
+	OPT_GSO = 1 << 10,
+	OPT_GRO = 1 << 11,
 };
 
 #define OPT_COMMON (OPT_TIMEOUT | OPT_RECV_NS | OPT_SEND_NS)
 #define OPT_PAYLOAD (OPT_SIZE | OPT_BAD_AT)
 #define OPT_TCP (OPT_SENDFILE | OPT_PAUSE | OPT_THEN_WAIT | OPT_SIGNAL_FILE)
+#define OPT_UDP (OPT_GSO | OPT_GRO)
 
 static const struct option long_options[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -130,6 +139,8 @@ static const struct option long_options[] = {
 	{ "then-wait", required_argument, NULL, OPT_THEN_WAIT },
 	{ "signal-file", required_argument, NULL, OPT_SIGNAL_FILE },
 	{ "burst-pause", required_argument, NULL, OPT_BURST_PAUSE },
+	{ "gso", required_argument, NULL, OPT_GSO },
+	{ "gro", no_argument, NULL, OPT_GRO },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -144,6 +155,7 @@ static struct {
 	int then_wait_ms;
 	const char *signal_file;
 	int burst_pause_us;
+	int gso_size;
 } opt = {
 	.timeout_ms = DEFAULT_TIMEOUT_MS,
 	.recv_ns = SELF_NETNS,
@@ -175,6 +187,8 @@ static const char usage_text[] =
 	"  --then-wait MS          tcp: after a stall, wait MS more for it\n"
 	"  --signal-file PATH      tcp: create PATH when a chunk stalls\n"
 	"  --burst-pause US        udp-flood: sleep US after every 64 datagrams\n"
+	"  --gso N                 udp: one UDP_SEGMENT send of N-byte datagrams\n"
+	"  --gro                   udp --gso: the receiver sets UDP_GRO\n"
 	"Exit status: 0 attempted, 1 system error (\"error\" on stdout),\n"
 	"2 usage error.\n";
 
@@ -520,6 +534,46 @@ static bool send_datagram(int fd, const struct endpoint *ep,
 	fail("sendto");
 }
 
+/*
+ * --gso: @want in one UDP_SEGMENT send; the datagrams read until they add
+ * up to it or --timeout passes.
+ */
+static int udp_gso(int tx, int rx, const struct endpoint *ep,
+		   const struct bytes *want)
+{
+	unsigned char *got = allocate(want->len + MAX_DATAGRAM + 1);
+	long long deadline = now_ms() + opt.timeout_ms;
+	size_t total = 0;
+	long datagrams = 0;
+	ssize_t len;
+
+	if (opt.given & OPT_GRO)
+		set_option(rx, IPPROTO_UDP, UDP_GRO, 1, "UDP_GRO");
+	set_option(tx, IPPROTO_UDP, UDP_SEGMENT, opt.gso_size, "UDP_SEGMENT");
+	if (sendto(tx, want->data, want->len, 0, sockaddr_of(ep), ep->len) < 0)
+		fail("sendto");
+	while (total < want->len && wait_for(rx, POLLIN, deadline)) {
+		len = recv(rx, got + total, MAX_DATAGRAM + 1, MSG_DONTWAIT);
+		if (len < 0)
+			fail("recv");
+		total += len;
+		datagrams++;
+	}
+	if (!datagrams) {
+		printf("dropped\n");
+	} else if (total == want->len && !memcmp(got, want->data, total)) {
+		printf("ok %ld\n", datagrams);
+	} else {
+		printf("mismatch ");
+		print_hex(got, total);
+		putchar('\n');
+	}
+	free(got);
+	close(tx);
+	close(rx);
+	return 0;
+}
+
 static int cmd_udp(char **arg)
 {
 	static unsigned char got[MAX_DATAGRAM + 1];
@@ -534,6 +588,8 @@ static int cmd_udp(char **arg)
 	rx = udp_receiver(&ep, SOCKET_BUFFER);
 	enter_send_ns();
 	tx = udp_sender(&ep);
+	if (opt.given & OPT_GSO)
+		return udp_gso(tx, rx, &ep, &want);
 	if (sendto(tx, want.data, want.len, 0, sockaddr_of(&ep), ep.len) < 0)
 		fail("sendto");
 	if (!wait_for(rx, POLLIN, now_ms() + opt.timeout_ms)) {
@@ -1428,7 +1484,7 @@ static const struct command {
 	unsigned int options;	/* OPT_* bits allowed */
 	long max_size;		/* for --size */
 } commands[] = {
-	{ "udp", cmd_udp, 3, OPT_COMMON | OPT_PAYLOAD, MAX_DATAGRAM },
+	{ "udp", cmd_udp, 3, OPT_COMMON | OPT_PAYLOAD | OPT_UDP, MAX_DATAGRAM },
 	{ "tcp", cmd_tcp, 3, OPT_COMMON | OPT_PAYLOAD | OPT_TCP, MAX_STREAM },
 	{ "tcp-many", cmd_tcp_many, 5, OPT_COMMON, 0 },
 	{ "tcp-ooo", cmd_tcp_ooo, 4, OPT_TIMEOUT, 0 },
@@ -1484,6 +1540,11 @@ static void parse_option(int c, const char *value)
 		opt.burst_pause_us = parse_number(value, 0, 1000000,
 						  "--burst-pause");
 		break;
+	case OPT_GSO:
+		opt.gso_size = parse_number(value, 1, MAX_DATAGRAM, "--gso");
+		break;
+	case OPT_GRO:
+		break;
 	default:
 		usage("unknown option, or an option without its value");
 	}
@@ -1497,6 +1558,8 @@ static void check_options(const struct command *cmd)
 	if ((opt.given & (OPT_BAD_AT | OPT_SENDFILE)) &&
 	    !(opt.given & OPT_SIZE))
 		usage("--bad-at and --sendfile need --size");
+	if ((opt.given & OPT_GRO) && !(opt.given & OPT_GSO))
+		usage("--gro needs --gso");
 	if ((opt.given & OPT_SIZE) && opt.size > cmd->max_size)
 		usage("--size too large for this command");
 	if ((opt.given & OPT_BAD_AT) && opt.bad_at + 1 >= opt.size)

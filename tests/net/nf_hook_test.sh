@@ -293,6 +293,37 @@ for a in 127.0.0.1 ::1; do
 	run_stall "tcp $a: ED | A0 80 (surrogate) dropped" surrogate 1 \
 		"stalled 1" -- tcp $a 8080 ed,a080
 done
+# --- UDP GSO: one packet of several datagrams ---------------------------------
+# A UDP_SEGMENT send of 4-byte datagrams crosses loopback as one GSO packet
+# and is cut into datagrams only at the receiving socket, after the hook (not
+# at all for a UDP_GRO socket, as with datagrams merged by GRO).  Each
+# datagram is a text of its own: "abc" E0 | A0 80 "dd" is well-formed as a
+# whole, but each datagram delivered is not.
+for a in 127.0.0.1 ::1; do
+	run "udp gso $a: three well-formed datagrams arrive" \
+		"checked+3 g_checked+3" "ok 3" -- \
+		udp --gso 4 $a 5140 c3a9c3a9e282ac61f09f9880
+	run "udp gso $a: the same, taken whole with UDP_GRO" \
+		"checked+3 g_checked+3" "ok 1" -- \
+		udp --gso 4 --gro $a 5140 c3a9c3a9e282ac61f09f9880
+	run "udp gso $a: U+0800 split across two datagrams dropped" \
+		"$(want dropped truncated)" dropped -- \
+		udp --gso 4 $a 5140 616263e0a0806464
+	run "udp gso $a: the same with UDP_GRO dropped" \
+		"$(want dropped truncated)" dropped -- \
+		udp --gso 4 --gro $a 5140 616263e0a0806464
+	run "udp gso $a: an overlong in the third datagram drops all three" \
+		"checked+3 dropped+1 overlong+1 g_checked+3 g_rejected+1" \
+		dropped -- udp --gso 4 $a 5140 6162636465666768c0ae6969
+	run "udp gso $a: unwatched port untouched" "" "ok 2" -- \
+		udp --gso 4 $a 5141 616263e0a0806464
+done
+setmode audit
+run "udp gso, audit: both halves of a split character counted, delivered" \
+	"checked+2 audited+2 truncated+1 unexpected-continuation+1 g_checked+2 g_audited+2" \
+	"ok 2" -- udp --gso 4 127.0.0.1 5140 616263e0a0806464
+setmode enforce
+
 # Out of order: "a0 80" injected (raw socket) as the segment after "e0",
 # before "e0" is sent.  It starts beyond the socket's rcv_nxt and is
 # dropped unchecked (reordered); the sender's "e0 a0 80" then arrives in
@@ -427,6 +458,12 @@ for a in 10.9.0.2 fd09::2; do
 		"stalled 1" -- tcp --recv-ns $peer $a 8080 e0,8080
 	out=$(op tcp --recv-ns $peer --size 200000 $a 8080 -)
 	expect_eq "veth $a: 200000 bytes" "ok 200000" "$out"
+	run "veth $a: udp gso, well-formed datagrams arrive" \
+		"checked+3 g_checked+3" "ok 3" -- \
+		udp --recv-ns $peer --gso 4 $a 5140 c3a9c3a9e282ac61f09f9880
+	run "veth $a: udp gso, U+0800 split across datagrams dropped" \
+		"$(want dropped truncated)" dropped -- \
+		udp --recv-ns $peer --gso 4 $a 5140 616263e0a0806464
 done
 for a in 10.9.0.1 fd09::1; do
 	run "veth $a: from the namespace, overlong dropped here" \
