@@ -12,7 +12,7 @@
 # checked.  Exits non-zero on any failure.
 set -u
 # shellcheck source=/dev/null
-. /utf8guard/bench.conf		# SIZE=, SECONDS=, ROUNDS=
+. /utf8guard/bench.conf		# SIZE=, SECONDS=, ROUNDS=, VALIDATOR=
 mods=/utf8guard/modules
 op=/utf8guard/tools/net_op
 S=/sys/kernel/utf8guard
@@ -27,7 +27,8 @@ expect() {	# WHAT WANT GOT
 	[ "$2" = "$3" ] || die "$1: expected '$2', got '$3'"
 }
 load() {
-	insmod $mods/utf8guard.ko mode=enforce || die "insmod utf8guard.ko"
+	insmod $mods/utf8guard.ko mode=enforce validator="$VALIDATOR" ||
+		die "insmod utf8guard.ko validator=$VALIDATOR"
 	insmod $mods/utf8guard_nf.ko ports=udp:$PORT || die "insmod utf8guard_nf.ko"
 	expect "net/ports" "udp:$PORT" "$(cat $S/net/ports)"
 }
@@ -74,7 +75,7 @@ ip link set lo up
 load
 expect "enforce drops c0 ae" dropped "$($op udp 127.0.0.1 $PORT c0ae)"
 expect "drop counted" 1 "$(cat $S/net/stats/dropped)"
-echo "bench: enforce drops a datagram with c0 ae"
+echo "bench: enforce drops a datagram with c0 ae; validator: $(cat $S/validator)"
 unload
 expect "without the modules c0 ae arrives" ok "$($op udp 127.0.0.1 $PORT c0ae)"
 

@@ -18,6 +18,7 @@
 #include "utf8guard.h"
 #include "utf8guard_vector.h"
 #include "utf8guard_version.h"
+#include "validator_state.h"
 
 static char *mode_param;
 module_param_named(mode, mode_param, charp, 0);
@@ -28,6 +29,11 @@ module_param_named(policy, policy_param, charp, 0);
 MODULE_PARM_DESC(policy,
 		 "Check classes at load, as written to the policy file; separate words with commas or quoted spaces (default \"strict path-tricks\")");
 
+static char *validator_param;
+module_param_named(validator, validator_param, charp, 0);
+MODULE_PARM_DESC(validator,
+		 "Validator path: auto (the best this CPU offers, default), scalar, sse4.1 or avx2");
+
 static int __init utf8guard_init(void)
 {
 	char mode[UTF8GUARD_POLICY_TEXT_MAX], classes[UTF8GUARD_POLICY_TEXT_MAX];
@@ -35,6 +41,9 @@ static int __init utf8guard_init(void)
 	int ret;
 
 	ret = policy_state_init(mode_param, policy_param);
+	if (ret)
+		return ret;
+	ret = validator_state_init(validator_param);
 	if (ret)
 		return ret;
 	ret = stats_init();

@@ -54,8 +54,17 @@ struct utf8guard_policy utf8guard_policy_get(void)
 }
 EXPORT_SYMBOL_GPL(utf8guard_policy_get);
 
-static void log_parse_error(const char *what, const char *text, size_t len,
-			    const struct utf8guard_parse_error *error)
+/**
+ * policy_state_log_refusal() - log why a sysfs write did not parse
+ * @what: the file, e.g. "mode"
+ * @text: the written bytes
+ * @len: their number
+ * @error: what the parser said
+ *
+ * Context: any context; rate-limited.
+ */
+void policy_state_log_refusal(const char *what, const char *text, size_t len,
+			      const struct utf8guard_parse_error *error)
 {
 	size_t shown = min_t(size_t, error->length, 32);
 
@@ -110,7 +119,7 @@ int policy_state_store_mode(const char *text, size_t len)
 	int ret = 0;
 
 	if (!utf8guard_parse_mode(text, len, &mode, &error)) {
-		log_parse_error("mode", text, len, &error);
+		policy_state_log_refusal("mode", text, len, &error);
 		return -EINVAL;
 	}
 	mutex_lock(&policy_mutex);
@@ -151,7 +160,7 @@ int policy_state_store_policy(const char *text, size_t len)
 	old = utf8guard_policy_get();
 	if (!utf8guard_parse_policy(text, len, old.classes, &classes,
 				    &error)) {
-		log_parse_error("policy", text, len, &error);
+		policy_state_log_refusal("policy", text, len, &error);
 		ret = -EINVAL;
 	} else if (policy_locked) {
 		ret = -EPERM;

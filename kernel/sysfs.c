@@ -6,6 +6,7 @@
  *	mode		off audit [enforce]
  *	policy		enabled classes; a full list or +class / -class edits
  *	locked		0, or 1 once mode and policy are frozen until reboot
+ *	validator	the validator paths this CPU runs: scalar [avx2]
  *	version		the module version
  *	unicode_version	the Unicode version of the character classes
  *	stats/		checked, rejected, audited, one counter per reason,
@@ -25,6 +26,7 @@
 #include "stats.h"
 #include "sysfs.h"
 #include "utf8guard.h"
+#include "validator_state.h"
 
 static struct kobject *root_kobj;
 
@@ -113,6 +115,27 @@ static ssize_t locked_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return utf8guard_locked() ? -EPERM : count;
 }
 
+static ssize_t validator_show(struct kobject *kobj,
+			      struct kobj_attribute *attr, char *buf)
+{
+	char text[UTF8GUARD_POLICY_TEXT_MAX];
+
+	validator_state_format(text, sizeof(text));
+	return sysfs_emit(buf, "%s\n", text);
+}
+
+static ssize_t validator_store(struct kobject *kobj,
+			       struct kobj_attribute *attr, const char *buf,
+			       size_t count)
+{
+	int ret;
+
+	if (!may_write())
+		return -EPERM;
+	ret = validator_state_store(buf, count);
+	return ret ? ret : count;
+}
+
 static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
@@ -128,6 +151,7 @@ static ssize_t unicode_version_show(struct kobject *kobj,
 static struct kobj_attribute mode_attribute = __ATTR_RW(mode);
 static struct kobj_attribute policy_attribute = __ATTR_RW(policy);
 static struct kobj_attribute locked_attribute = __ATTR_RW(locked);
+static struct kobj_attribute validator_attribute = __ATTR_RW(validator);
 static struct kobj_attribute version_attribute = __ATTR_RO(version);
 static struct kobj_attribute unicode_version_attribute =
 	__ATTR_RO(unicode_version);
@@ -136,6 +160,7 @@ static struct attribute *control_attrs[] = {
 	&mode_attribute.attr,
 	&policy_attribute.attr,
 	&locked_attribute.attr,
+	&validator_attribute.attr,
 	&version_attribute.attr,
 	&unicode_version_attribute.attr,
 	NULL,

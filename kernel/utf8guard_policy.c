@@ -20,6 +20,7 @@
  */
 #include "utf8guard_chars.h"
 #include "utf8guard_policy.h"
+#include "utf8guard_vector.h"
 
 static const char *const mode_names[UTF8GUARD_MODE_COUNT] = {
 	[UTF8GUARD_MODE_OFF] = "off",
@@ -296,6 +297,70 @@ size_t utf8guard_format_mode(u32 mode, char *buf, size_t size)
 	return at;
 }
 UTF8GUARD_EXPORT(utf8guard_format_mode);
+
+/**
+ * utf8guard_parse_validator() - parse the name of a validator path
+ * @text: the text, not necessarily NUL-terminated
+ * @len: its length
+ * @isa: set to an enum utf8guard_vector_isa value, or
+ *	UTF8GUARD_VECTOR_AUTO for "auto" (the best one available)
+ * @error: set on failure
+ *
+ * Knows every path's name; whether the CPU runs it is the caller's
+ * question (utf8guard_vector_available()).
+ *
+ * Return: true on success; on failure *@isa is untouched.
+ */
+bool utf8guard_parse_validator(const char *text, size_t len,
+			       unsigned int *isa,
+			       struct utf8guard_parse_error *error)
+{
+	size_t start, length;
+	unsigned int i;
+
+	if (!only_word(text, len, &start, &length, error))
+		return false;
+	if (word_is(text + start, length, "auto")) {
+		*isa = UTF8GUARD_VECTOR_AUTO;
+		return true;
+	}
+	for (i = 0; i < UTF8GUARD_VECTOR_ISA_COUNT; i++) {
+		if (word_is(text + start, length,
+			    utf8guard_vector_isa_name(i))) {
+			*isa = i;
+			return true;
+		}
+	}
+	return refuse(error, "unknown validator (auto, scalar, sse4.1, avx2)",
+		      start, length);
+}
+
+/**
+ * utf8guard_format_validator() - write the paths this CPU can run
+ * @selected: the enum utf8guard_vector_isa value to show in brackets
+ * @buf: where to write, NUL-terminated, e.g. "scalar sse4.1 [avx2]"
+ * @size: size of @buf
+ *
+ * Return: the length of the full text (as snprintf).
+ */
+size_t utf8guard_format_validator(unsigned int selected, char *buf,
+				  size_t size)
+{
+	size_t at = 0;
+	unsigned int i;
+
+	append(buf, size, &at, "");
+	for (i = 0; i < UTF8GUARD_VECTOR_ISA_COUNT; i++) {
+		if (!utf8guard_vector_available(i))
+			continue;
+		if (i)
+			append(buf, size, &at, " ");
+		append(buf, size, &at, i == selected ? "[" : "");
+		append(buf, size, &at, utf8guard_vector_isa_name(i));
+		append(buf, size, &at, i == selected ? "]" : "");
+	}
+	return at;
+}
 
 /**
  * utf8guard_format_policy() - write the enabled classes

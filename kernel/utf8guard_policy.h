@@ -91,6 +91,11 @@ bool utf8guard_parse_policy(const char *text, size_t len, u32 edit_base,
 			    u32 *classes, struct utf8guard_parse_error *error);
 bool utf8guard_parse_flag(const char *text, size_t len, bool *value,
 			  struct utf8guard_parse_error *error);
+bool utf8guard_parse_validator(const char *text, size_t len,
+			       unsigned int *isa,
+			       struct utf8guard_parse_error *error);
+size_t utf8guard_format_validator(unsigned int selected, char *buf,
+				  size_t size);
 
 size_t utf8guard_format_mode(u32 mode, char *buf, size_t size);
 size_t utf8guard_format_policy(u32 classes, char *buf, size_t size);

@@ -226,6 +226,25 @@ bool utf8guard_vector_select(unsigned int isa, size_t min_length)
 UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_select);
 
 /**
+ * utf8guard_vector_use() - change the path while the core may be running
+ * @isa: one of enum utf8guard_vector_isa
+ *
+ * For the administrator's choice (the validator file in sysfs).  Only the
+ * instruction set changes, in one atomic store; a validation running
+ * meanwhile finishes on the path it read.  Every path gives the same
+ * reports, so no verdict depends on the choice.
+ *
+ * Return: false, changing nothing, if @isa cannot run here.
+ */
+bool utf8guard_vector_use(unsigned int isa)
+{
+	if (!utf8guard_vector_available(isa))
+		return false;
+	__atomic_store_n(&chosen_isa, (int)isa, __ATOMIC_RELAXED);
+	return true;
+}
+
+/**
  * utf8guard_vector_selected() - the path the core takes
  *
  * Return: one of enum utf8guard_vector_isa; utf8guard_vector_best() until

@@ -57,10 +57,14 @@ enum utf8guard_vector_isa {
 	UTF8GUARD_VECTOR_ISA_COUNT,
 };
 
+/* utf8guard_parse_validator()'s "auto": utf8guard_vector_best(). */
+#define UTF8GUARD_VECTOR_AUTO UTF8GUARD_VECTOR_ISA_COUNT
+
 const char *utf8guard_vector_isa_name(unsigned int isa);
 bool utf8guard_vector_available(unsigned int isa);
 unsigned int utf8guard_vector_best(void);
 bool utf8guard_vector_select(unsigned int isa, size_t min_length);
+bool utf8guard_vector_use(unsigned int isa);
 unsigned int utf8guard_vector_selected(void);
 size_t utf8guard_vector_prefix(const u8 *buf, size_t len);
 

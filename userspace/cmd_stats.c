@@ -169,7 +169,7 @@ static int prom_gauges(struct prom_set *set)
 				labels, sysfs_exists(modules[i][1]));
 	}
 	if (sysfs_read("mode", text, sizeof(text)) == 0 &&
-	    sysfs_read_mode(word, sizeof(word)) == 0 &&
+	    sysfs_read_choice("mode", word, sizeof(word)) == 0 &&
 	    utf8guard_parse_mode(word, strlen(word), &mode, &parse)) {
 		labels[0] = "mode";
 		for (i = 0; i < UTF8GUARD_MODE_COUNT; i++) {

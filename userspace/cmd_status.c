@@ -141,14 +141,22 @@ static void status_json(bool loaded)
 		read_in("", "version", value, sizeof(value));
 		fputs(",\"version\":", stdout);
 		json_write_string(stdout, value);
-		sysfs_read_mode(value, sizeof(value));
+		sysfs_read_choice("mode", value, sizeof(value));
 		fputs(",\"mode\":", stdout);
 		json_write_string(stdout, value);
+
 		read_in("", "policy", value, sizeof(value));
 		fputs(",\"policy\":", stdout);
 		json_write_string(stdout, value);
 		read_in("", "locked", value, sizeof(value));
 		printf(",\"locked\":%s", strcmp(value, "1") ? "false" : "true");
+		if (sysfs_read_choice("validator", value, sizeof(value)))
+			value[0] = '\0';
+		fputs(",\"validator\":", stdout);
+		json_write_string(stdout, value);
+		read_in("", "unicode_version", value, sizeof(value));
+		fputs(",\"unicode_version\":", stdout);
+		json_write_string(stdout, value);
 		fputs(",\"counters\":{", stdout);
 		first = true;
 		json_members("", global_counters, "stats", &first);
@@ -194,7 +202,8 @@ static void text_list(const char *dir, const char *const *names,
 
 static void status_text(bool loaded)
 {
-	char version[64], mode[64], policy[128], locked[16];
+	char version[64], mode[64], policy[128], locked[16], validator[64];
+	char paths[128], unicode[32];
 	size_t i;
 
 	if (!loaded) {
@@ -202,12 +211,18 @@ static void status_text(bool loaded)
 		return;
 	}
 	read_in("", "version", version, sizeof(version));
-	sysfs_read_mode(mode, sizeof(mode));
+	sysfs_read_choice("mode", mode, sizeof(mode));
 	read_in("", "policy", policy, sizeof(policy));
 	read_in("", "locked", locked, sizeof(locked));
 	printf("utf8guard %s: loaded, mode %s, policy %s, %s\n", version, mode,
 	       policy, strcmp(locked, "1") ? "unlocked" :
 	       "LOCKED until reboot");
+	if (read_in("", "validator", paths, sizeof(paths)) &&
+	    sysfs_read_choice("validator", validator, sizeof(validator)) == 0) {
+		read_in("", "unicode_version", unicode, sizeof(unicode));
+		printf("  validator %s (of: %s), Unicode %s\n", validator,
+		       paths, unicode);
+	}
 	text_list("", global_counters, "stats", "  counters: ");
 	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
 		const struct hook *hook = &hooks[i];

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The keys of `set` and `apply`.  Values of mode, policy and the flags are
- * parsed with the very functions the kernel uses (utf8guard_policy.c), so
- * that a value refused here would be refused there too; fstypes and ports
+ * The keys of `set` and `apply`.  Values of mode, policy, validator and the
+ * flags are parsed with the very functions the kernel uses
+ * (utf8guard_policy.c), so that a value refused here would be refused
+ * there too (a validator this CPU lacks only by the kernel); fstypes and ports
  * are judged by the kernel alone (their parsers are not shared).
  */
 #include <errno.h>
@@ -11,6 +12,7 @@
 
 #include "compiler.h"
 #include "../kernel/utf8guard_policy.h"
+#include "../kernel/utf8guard_vector.h"
 #include "escape.h"
 #include "settings.h"
 #include "sysfs.h"
@@ -25,6 +27,7 @@ static const struct setting settings[] = {
 	{ "net.forward", "net/forward", "utf8guard_nf", SETTING_FLAG, 1 },
 	{ "policy", "policy", "utf8guard", SETTING_POLICY, 2 },
 	{ "mode", "mode", "utf8guard", SETTING_MODE, 3 },
+	{ "validator", "validator", "utf8guard", SETTING_VALIDATOR, 1 },
 };
 
 const struct setting *setting_find(const char *key)
@@ -39,7 +42,7 @@ const struct setting *setting_find(const char *key)
 
 const char *setting_keys(void)
 {
-	return "mode, policy, fs.enabled, fs.fstypes, fs.check_symlink_target, net.enabled, net.ports, net.forward";
+	return "mode, policy, validator, fs.enabled, fs.fstypes, fs.check_symlink_target, net.enabled, net.ports, net.forward";
 }
 
 static bool parse_error(const char *value,
@@ -60,6 +63,7 @@ bool setting_validate(const struct setting *setting, const char *value,
 {
 	struct utf8guard_parse_error parse;
 	size_t len = strlen(value), k;
+	unsigned int isa;
 	u32 number;
 	bool flag;
 
@@ -87,6 +91,11 @@ bool setting_validate(const struct setting *setting, const char *value,
 		if (!utf8guard_parse_flag(value, len, &flag, &parse))
 			return parse_error(value, &parse, error, size);
 		break;
+	case SETTING_VALIDATOR:
+		/* Whether this CPU runs it is the kernel's answer. */
+		if (!utf8guard_parse_validator(value, len, &isa, &parse))
+			return parse_error(value, &parse, error, size);
+		break;
 	case SETTING_KERNEL:
 		break;
 	}
@@ -100,8 +109,9 @@ bool setting_available(const struct setting *setting)
 
 int setting_read(const struct setting *setting, char *buf, size_t size)
 {
-	if (setting->kind == SETTING_MODE)
-		return sysfs_read_mode(buf, size);
+	if (setting->kind == SETTING_MODE ||
+	    setting->kind == SETTING_VALIDATOR)
+		return sysfs_read_choice(setting->file, buf, size);
 	return sysfs_read(setting->file, buf, size);
 }
 
@@ -167,6 +177,7 @@ static void expected_value(const struct setting *setting, const char *value,
 	struct utf8guard_parse_error parse;
 	char current[UTF8GUARD_POLICY_TEXT_MAX];
 	u32 number, base = UTF8GUARD_CLASSES_DEFAULT;
+	unsigned int isa;
 	bool flag;
 
 	buf[0] = '\0';
@@ -187,6 +198,14 @@ static void expected_value(const struct setting *setting, const char *value,
 	case SETTING_FLAG:
 		if (utf8guard_parse_flag(value, strlen(value), &flag, &parse))
 			snprintf(buf, size, "%d", flag);
+		break;
+	case SETTING_VALIDATOR:
+		/* "auto" is whatever the kernel finds best. */
+		if (utf8guard_parse_validator(value, strlen(value), &isa,
+					      &parse) &&
+		    isa != UTF8GUARD_VECTOR_AUTO)
+			snprintf(buf, size, "%s",
+				 utf8guard_vector_isa_name(isa));
 		break;
 	case SETTING_KERNEL:
 		break;

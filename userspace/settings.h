@@ -15,6 +15,7 @@ enum setting_kind {
 	SETTING_MODE,		/* utf8guard_parse_mode() */
 	SETTING_POLICY,		/* utf8guard_parse_policy() */
 	SETTING_FLAG,		/* utf8guard_parse_flag() */
+	SETTING_VALIDATOR,	/* utf8guard_parse_validator() */
 	SETTING_KERNEL,		/* only the kernel parses it (fstypes, ports) */
 };
 

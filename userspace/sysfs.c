@@ -108,10 +108,10 @@ int sysfs_write(const char *rel, const char *text)
 	return err;
 }
 
-int sysfs_read_mode(char *buf, size_t size)
+int sysfs_read_choice(const char *file, char *buf, size_t size)
 {
 	char text[128], *open_bracket, *close_bracket;
-	int err = sysfs_read("mode", text, sizeof(text));
+	int err = sysfs_read(file, text, sizeof(text));
 
 	if (err)
 		return err;

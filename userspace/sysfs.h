@@ -35,9 +35,10 @@ int sysfs_read_u64(const char *rel, uint64_t *value);
 int sysfs_write(const char *rel, const char *text);
 
 /*
- * The current mode word: the bracketed word of "off audit [enforce]" (or
- * the whole text when it has no brackets).  Returns 0 or a negative errno.
+ * The chosen word of a file that lists choices, such as mode or
+ * validator: the bracketed word of "off audit [enforce]" (or the whole
+ * text when it has no brackets).  Returns 0 or a negative errno.
  */
-int sysfs_read_mode(char *buf, size_t size);
+int sysfs_read_choice(const char *file, char *buf, size_t size);
 
 #endif /* UTF8GUARDCTL_SYSFS_H */

@@ -71,6 +71,9 @@ expect_eq "set mode audit" "mode = audit" "$out"
 expect_eq "set mode wrote the file" audit "$(cat "$fake/mode")"
 out=$("$cli" set policy 'strict path-tricks')
 expect_eq "set policy" "policy = strict path-tricks" "$out"
+out=$("$cli" set validator scalar)
+expect_eq "set validator scalar" "validator = scalar" "$out"
+expect_eq "set validator wrote the file" scalar "$(cat "$fake/validator")"
 out=$("$cli" set net.ports 'tcp:80 udp:514')
 expect_eq "set net.ports" "net.ports = tcp:80 udp:514" "$out"
 out=$("$cli" set net.ports '')
@@ -98,6 +101,8 @@ policy|strict +bidi|mixes a class list with \+/- edits
 fs.enabled|yes|must be 0 or 1: 'yes'
 net.forward|2|must be 0 or 1: '2'
 mode|enforce!|unknown mode
+validator|avx512|invalid value for validator: unknown validator \(auto, scalar, sse4\.1, avx2\): 'avx512' at character 1
+validator|avx2 scalar|invalid value for validator: takes one word: 'scalar' at character 6
 fs.fstypes|ext4	tmpfs|byte 0x09 at character 5: values are printable ASCII
 nosuch|1|unknown key 'nosuch' \(keys: mode, policy,
 ROWS
@@ -123,12 +128,13 @@ expect_match "ENOENT: module not loaded" "cannot set mode: utf8guard is not load
 out=$("$cli" status)
 expect_eq "status exits 0 when healthy" 0 "$?"
 expect_match "status: version, mode, policy" "^utf8guard 0.1.0: loaded, mode enforce, policy strict path-tricks, unlocked" "$out"
+expect_match "status: validator and Unicode version" "^  validator avx2 \\(of: scalar sse4\\.1 \\[avx2\\]\\), Unicode 15\\.0\\.0$" "$out"
 expect_match "status: fs hook settings" "settings: enabled 1, fstypes \\*, check_symlink_target 1" "$out"
 expect_match "status: net hook settings" "settings: enabled 1, ports \\(empty\\), forward 0" "$out"
 json=$("$cli" status --json)
 expect_eq "status --json parses" "" "$(json_ok "$json")"
-got=$("$py" -c 'import json,sys; j=json.loads(sys.argv[1]); print(j["loaded"], j["mode"], j["policy"], j["locked"], j["fs"]["fstypes"], j["fs"]["degraded"], j["net"]["ports"], j["counters"]["checked"])' "$json")
-expect_eq "status --json fields" "{'utf8guard': True, 'utf8guard_fs': True, 'utf8guard_nf': True} enforce strict path-tricks False * False  1" "$got"
+got=$("$py" -c 'import json,sys; j=json.loads(sys.argv[1]); print(j["loaded"], j["mode"], j["policy"], j["locked"], j["validator"], j["unicode_version"], j["fs"]["fstypes"], j["fs"]["degraded"], j["net"]["ports"], j["counters"]["checked"])' "$json")
+expect_eq "status --json fields" "{'utf8guard': True, 'utf8guard_fs': True, 'utf8guard_nf': True} enforce strict path-tricks False avx2 15.0.0 * False  1" "$got"
 chmod 0644 "$fake/fs/unhooked"
 echo 6 >"$fake/fs/unhooked"
 out=$("$cli" status)

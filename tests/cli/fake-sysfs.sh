@@ -26,6 +26,7 @@ sed -n 's|^What:[[:space:]]*/sys/kernel/utf8guard/||p' "${docs[@]}" |
 		locked) value=0 ;;
 		version) value=0.1.0 ;;
 		unicode_version) value=15.0.0 ;;
+		validator) value='scalar sse4.1 [avx2]' ;;
 		*/enabled | */check_symlink_target) value=1 ;;
 		*/forward) value=0 ;;
 		*/fstypes) value='*' ;;

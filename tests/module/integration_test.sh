@@ -22,12 +22,12 @@ gw="$tools/guest_write"
 w() { "$gw" "$1" "$2" 2>&1; }
 # hex TEXT: the hex of a text, for w.
 hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
-state() { printf '%s|%s|%s' "$(cat $sys/mode)" "$(cat $sys/policy)" "$(cat $sys/locked)"; }
+state() { printf '%s|%s|%s|%s' "$(cat $sys/mode)" "$(cat $sys/policy)" "$(cat $sys/locked)" "$(cat $sys/validator)"; }
 stat() { cat "$sys/stats/$1"; }
 
 # --- load with defaults -------------------------------------------------
 expect_status "insmod utf8guard.ko" 0 insmod "$mods/utf8guard.ko"
-for f in mode policy locked version stats/checked stats/rejected stats/audited \
+for f in mode policy locked validator version stats/checked stats/rejected stats/audited \
 	stats/truncated stats/unexpected-continuation stats/invalid-byte \
 	stats/overlong stats/surrogate stats/out-of-range stats/reset; do
 	if [ -e "$sys/$f" ]; then pass "$sys/$f exists"; else fail "$sys/$f exists"; fi
@@ -42,7 +42,8 @@ expect_eq "default mode" "off audit [enforce]" "$(cat $sys/mode)"
 expect_eq "default policy" "strict path-tricks" "$(cat $sys/policy)"
 expect_eq "default locked" "0" "$(cat $sys/locked)"
 expect_match "version" '^[0-9]+\.[0-9]+\.[0-9]+' "$(cat $sys/version)"
-for f in mode:-rw-r--r-- policy:-rw-r--r-- locked:-rw-r--r-- version:-r--r--r-- \
+for f in mode:-rw-r--r-- policy:-rw-r--r-- locked:-rw-r--r-- \
+	validator:-rw-r--r-- version:-r--r--r-- \
 	stats/reset:--w------- stats/checked:-r--r--r--; do
 	expect_eq "file mode of ${f%%:*}" "${f#*:}" "$(ls -l "$sys/${f%%:*}" | cut -c1-10)"
 done
@@ -56,6 +57,21 @@ else
 	path=scalar
 fi
 expect_match "load logged, validator $path" "utf8guard: .* loaded: mode off audit \\[enforce\\], policy strict path-tricks, validator $path from 256 bytes\$" "$(dmesg)"
+# validator lists the paths this CPU runs, the chosen one in brackets.
+# paths: what validator should read with $1 chosen.
+paths() {
+	p_out=
+	for p_isa in scalar sse4.1 avx2; do
+		case $p_isa in
+		sse4.1) grep -qw sse4_1 /proc/cpuinfo || continue ;;
+		avx2) grep -qw avx2 /proc/cpuinfo || continue ;;
+		esac
+		if [ "$p_isa" = "$1" ]; then p_isa="[$p_isa]"; fi
+		p_out="$p_out $p_isa"
+	done
+	echo "${p_out# }"
+}
+expect_eq "validator reads the paths, $path chosen" "$(paths $path)" "$(cat $sys/validator)"
 
 # --- well-formed writes ---------------------------------------------------
 expect_eq "mode audit" ok "$(w $sys/mode "$(hex 'audit
@@ -72,6 +88,19 @@ expect_eq "policy +strict +path-tricks" ok "$(w $sys/policy "$(hex '+strict +pat
 expect_eq "policy full list" ok "$(w $sys/policy "$(hex 'strict,path-tricks')")"
 expect_eq "policy reads both" "strict path-tricks" "$(cat $sys/policy)"
 expect_match "mode change logged" 'mode audit -> off \(by guest_write\[[0-9]+\]\)' "$(dmesg)"
+for v in scalar sse4.1 avx2; do
+	case " $(paths none) " in *" $v "*) ;; *) continue ;; esac
+	expect_eq "validator $v" ok "$(w $sys/validator "$(hex "$v
+")")"
+	expect_eq "validator reads $v" "$(paths $v)" "$(cat $sys/validator)"
+done
+expect_eq "validator scalar again" ok "$(w $sys/validator "$(hex scalar)")"
+expect_eq "validator auto" ok "$(w $sys/validator "$(hex auto)")"
+expect_eq "validator auto reads $path" "$(paths $path)" "$(cat $sys/validator)"
+expect_match "validator change logged" "validator scalar -> $path \\(by guest_write\\[[0-9]+\\]\\)" "$(dmesg)"
+# (Before the malformed writes below use up the refusals' rate limit.)
+expect_eq "validator avx512 refused" EINVAL "$(w $sys/validator "$(hex avx512)")"
+expect_match "validator refusal logged with the reason" 'validator write refused: unknown validator \(auto, scalar, sse4\.1, avx2\): "avx512"' "$(dmesg)"
 
 # --- malformed writes: each -EINVAL, state unchanged ----------------------
 before=$(state)
@@ -99,18 +128,24 @@ done
 for v in 0a "$(hex 2)" "$(hex yes)" "$(hex 1junk)" "$(hex '1 1')" "$(hex 01)" 00 "3100"; do
 	malformed locked "$v" "'$v'"
 done
+for v in 0a "$(hex bogus)" "$(hex AVX2)" "$(hex 'scalar avx2')" "$(hex avx512)" \
+	"$(hex '[scalar]')" "$(hex 'sse4')" "$(hex scalar)00" 00 "$(hex auto)c0ae" \
+	"$(hex 'auto,scalar')"; do
+	malformed validator "$v" "'$v'"
+done
 for v in 0a "$(hex 0)" "$(hex 2)" "$(hex yes)" "$(hex '1 1')" 00; do
 	malformed stats/reset "$v" "'$v'"
 done
 big=$(head -c 4000 /dev/zero | tr '\0' 'x' | od -An -v -tx1 | tr -d ' \n')
 malformed policy "$big" "4000 bytes of junk"
 malformed mode "$big" "4000 bytes of junk"
+malformed validator "$big" "4000 bytes of junk"
 expect_match "at least 50 malformed writes" '^([5-9][0-9]|[1-9][0-9][0-9])$' "$n"
 expect_eq "state unchanged by malformed writes" "$before" "$(state)"
 expect_match "refusal logged with the reason" 'mode write refused: unknown mode \(off, audit, enforce\): "enforc"' "$(dmesg)"
 # A zero-byte write() never reaches a sysfs store handler (kernfs returns
 # 0 first), so it cannot be refused; it must change nothing either.
-for f in mode policy locked stats/reset; do
+for f in mode policy locked validator stats/reset; do
 	expect_eq "zero-byte write to $f is a no-op" ok "$(w $sys/$f "")"
 done
 expect_eq "state unchanged by zero-byte writes" "$before" "$(state)"
@@ -166,8 +201,8 @@ w $sys/policy "$(hex 'strict path-tricks')" >/dev/null
 
 # --- privilege: only CAP_SYS_ADMIN in the initial user namespace ----------
 before=$(state)
-for f in mode policy locked stats/reset; do
-	case $f in mode) v=$(hex off) ;; policy) v=$(hex none) ;; *) v=$(hex 1) ;; esac
+for f in mode policy locked validator stats/reset; do
+	case $f in mode) v=$(hex off) ;; policy) v=$(hex none) ;; validator) v=$(hex scalar) ;; *) v=$(hex 1) ;; esac
 	expect_eq "uid 65534 cannot write $f" EACCES "$("$gw" --as-uid 65534 $sys/$f "$v" 2>&1)"
 	expect_eq "root without CAP_SYS_ADMIN cannot write $f" EPERM "$("$gw" --no-cap-sys-admin $sys/$f "$v" 2>&1)"
 	expect_eq "user-namespace root cannot write $f" EPERM "$("$gw" --in-userns $sys/$f "$v" 2>&1)"
@@ -267,6 +302,12 @@ expect_eq "comma-separated parameter" "strict path-tricks" "$(cat $sys/policy)"
 rmmod utf8guard
 expect_failure "insmod with mode=bogus fails" insmod "$mods/utf8guard.ko" mode=bogus
 expect_match "bad parameter explained" 'module parameter mode="bogus": unknown mode' "$(dmesg)"
+expect_failure "insmod with validator=avx512 fails" insmod "$mods/utf8guard.ko" validator=avx512
+expect_match "bad validator parameter explained" 'module parameter validator="avx512": unknown validator' "$(dmesg)"
+expect_status "insmod with validator=scalar" 0 insmod "$mods/utf8guard.ko" validator=scalar
+expect_eq "validator from parameter" "$(paths scalar)" "$(cat $sys/validator)"
+expect_match "load line names the chosen validator" 'loaded: mode .*, validator scalar from 256 bytes$' "$(dmesg)"
+rmmod utf8guard
 expect_failure "insmod with policy=strict,bogus fails" insmod "$mods/utf8guard.ko" policy=strict,bogus
 expect_eq "nothing left after failed loads" "" "$(ls -d $sys 2>/dev/null)"
 i=0
@@ -296,6 +337,10 @@ expect_eq "locked: state unchanged" "$before" "$(state)"
 expect_failure "locked: rmmod refused" rmmod utf8guard
 expect_eq "locked: module still there" 1 "$(cat $sys/locked)"
 expect_eq "locked: stats reset still allowed" ok "$(w $sys/stats/reset "$(hex 1)")"
+# The validator path changes speed, never a verdict: not frozen.
+expect_eq "locked: validator still settable" ok "$(w $sys/validator "$(hex scalar)")"
+expect_eq "locked: validator reads scalar" "$(paths scalar)" "$(cat $sys/validator)"
+expect_eq "locked: validator auto" ok "$(w $sys/validator "$(hex auto)")"
 expect_match "lock logged" 'locked: mode and policy frozen and modules pinned until reboot' "$(dmesg)"
 
 finish_tests
