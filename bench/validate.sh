@@ -19,6 +19,8 @@
 # hits every implementation alike.  Then callgrind counts the instructions
 # of our paths per byte (64 KiB) and per name: repeatable on a noisy
 # machine.
+# Last, bench/check-file.sh: `utf8guardctl check --file` on 1 GiB in the
+# page cache against node isUtf8(fs.readFileSync()).
 # Usage: validate.sh [--samples N (7)] [--rounds R (3)] [--no-callgrind]
 set -euo pipefail
 
@@ -106,3 +108,8 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 minlen=$(sed -n 's/^#define UTF8GUARD_VECTOR_MIN_LENGTH \([0-9]*\)$/\1/p' "$top/kernel/utf8guard_vector.h" | tail -n 1)
 awk -v cpu="$cpu" -v samples="$samples" -v rounds="$rounds" -v minlen="$minlen" -f "$top/bench/stats.awk" -f "$top/bench/validate-table.awk" \
 	"$results" "$instructions"
+
+# utf8guardctl check --file on 1 GiB in the page cache, against node.
+echo "bench: utf8guardctl check --file on 1 GiB against node..." >&2
+make -s -C "$top" --no-print-directory cli >&2
+"$top/bench/check-file.sh" "$top/build/utf8guardctl" "$out/corpus/cjk-text.bin" "$out"
