@@ -38,7 +38,7 @@ rm -rf "$work"
 mkdir -p "$work"
 
 # The keys of `utf8guardctl set` and the commands of issue 6.
-KEYS="mode policy fs.enabled fs.fstypes fs.check_symlink_target net.enabled net.ports net.forward"
+KEYS="mode policy validator fs.enabled fs.fstypes fs.check_symlink_target net.enabled net.ports net.forward"
 COMMANDS="load unload status set stats check scan apply"
 
 # A copy of the tree (tracked and new files, as in the working tree), so
@@ -238,6 +238,9 @@ expect_eq "completion: 'utf8guardctl set mode '" "$(words off audit enforce)" \
 	"$(bash_complete utf8guardctl set mode '')"
 expect_eq "completion: 'utf8guardctl set mode au'" audit \
 	"$(bash_complete utf8guardctl set mode au)"
+expect_eq "completion: 'utf8guardctl set validator '" \
+	"$(words auto scalar sse4.1 avx2)" \
+	"$(bash_complete utf8guardctl set validator '')"
 # The policy classes are the kernel's (class_names[]).
 classes=$(sed -n 's/^\t\[UTF8GUARD_CLASS_BIT_[A-Z_]*\] = "\([a-z-]*\)",$/\1/p' \
 	"$tree/kernel/utf8guard_policy.c" | sort)
