@@ -10,6 +10,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/mutex.h>
+#include <linux/pid.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/string.h>
