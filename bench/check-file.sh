@@ -28,22 +28,22 @@ cat "$file" >/dev/null		# into the page cache
 # shellcheck disable=SC2016
 node_check='process.exit(require("buffer").isUtf8(require("fs").readFileSync(process.argv[1])) ? 0 : 1)'
 
-# seconds CMD...: wall time of one run, which must succeed.
-seconds() {
+# microseconds CMD...: wall time of one run, which must succeed.
+microseconds() {
 	local start end
 	start=$(date +%s%N)
 	"$@" >/dev/null
 	end=$(date +%s%N)
-	echo "$(((end - start) / 1000))"	# microseconds
+	echo "$(((end - start) / 1000))"
 }
 ours=() theirs=()
 for ((r = 1; r <= rounds; r++)); do
 	if ((r % 2)); then
-		ours+=("$(seconds "$cli" check --file "$file")")
-		theirs+=("$(seconds node -e "$node_check" "$file")")
+		ours+=("$(microseconds "$cli" check --file "$file")")
+		theirs+=("$(microseconds node -e "$node_check" "$file")")
 	else
-		theirs+=("$(seconds node -e "$node_check" "$file")")
-		ours+=("$(seconds "$cli" check --file "$file")")
+		theirs+=("$(microseconds node -e "$node_check" "$file")")
+		ours+=("$(microseconds "$cli" check --file "$file")")
 	fi
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }

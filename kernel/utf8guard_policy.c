@@ -273,6 +273,17 @@ static void append(char *buf, size_t size, size_t *at, const char *word)
 		buf[*at < size ? *at : size - 1] = '\0';
 }
 
+/* Append one word of a choice list, " " before all but the first. */
+static void append_choice(char *buf, size_t size, size_t *at,
+			  const char *word, bool chosen)
+{
+	if (*at)
+		append(buf, size, at, " ");
+	append(buf, size, at, chosen ? "[" : "");
+	append(buf, size, at, word);
+	append(buf, size, at, chosen ? "]" : "");
+}
+
 /**
  * utf8guard_format_mode() - write the modes with the current one bracketed
  * @mode: the current mode
@@ -287,13 +298,8 @@ size_t utf8guard_format_mode(u32 mode, char *buf, size_t size)
 	unsigned int m;
 
 	append(buf, size, &at, "");
-	for (m = 0; m < UTF8GUARD_MODE_COUNT; m++) {
-		if (m)
-			append(buf, size, &at, " ");
-		append(buf, size, &at, m == mode ? "[" : "");
-		append(buf, size, &at, mode_names[m]);
-		append(buf, size, &at, m == mode ? "]" : "");
-	}
+	for (m = 0; m < UTF8GUARD_MODE_COUNT; m++)
+		append_choice(buf, size, &at, mode_names[m], m == mode);
 	return at;
 }
 UTF8GUARD_EXPORT(utf8guard_format_mode);
@@ -350,15 +356,11 @@ size_t utf8guard_format_validator(unsigned int selected, char *buf,
 	unsigned int i;
 
 	append(buf, size, &at, "");
-	for (i = 0; i < UTF8GUARD_VECTOR_ISA_COUNT; i++) {
-		if (!utf8guard_vector_available(i))
-			continue;
-		if (i)
-			append(buf, size, &at, " ");
-		append(buf, size, &at, i == selected ? "[" : "");
-		append(buf, size, &at, utf8guard_vector_isa_name(i));
-		append(buf, size, &at, i == selected ? "]" : "");
-	}
+	for (i = 0; i < UTF8GUARD_VECTOR_ISA_COUNT; i++)
+		if (utf8guard_vector_available(i))
+			append_choice(buf, size, &at,
+				      utf8guard_vector_isa_name(i),
+				      i == selected);
 	return at;
 }
 

@@ -205,27 +205,6 @@ unsigned int utf8guard_vector_best(void)
 UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_best);
 
 /**
- * utf8guard_vector_select() - choose the path the core takes
- * @isa: one of enum utf8guard_vector_isa
- * @min_length: buffers shorter than this take the scalar path
- *
- * For tests and benchmarks, which run every path; the default is
- * utf8guard_vector_best() from UTF8GUARD_VECTOR_MIN_LENGTH bytes.  Not
- * for use while the core is running elsewhere.
- *
- * Return: false, changing nothing, if @isa cannot run here.
- */
-bool utf8guard_vector_select(unsigned int isa, size_t min_length)
-{
-	if (!utf8guard_vector_available(isa))
-		return false;
-	chosen_min_length = min_length;
-	__atomic_store_n(&chosen_isa, (int)isa, __ATOMIC_RELAXED);
-	return true;
-}
-UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_select);
-
-/**
  * utf8guard_vector_use() - change the path while the core may be running
  * @isa: one of enum utf8guard_vector_isa
  *
@@ -243,6 +222,26 @@ bool utf8guard_vector_use(unsigned int isa)
 	__atomic_store_n(&chosen_isa, (int)isa, __ATOMIC_RELAXED);
 	return true;
 }
+
+/**
+ * utf8guard_vector_select() - choose the path the core takes
+ * @isa: one of enum utf8guard_vector_isa
+ * @min_length: buffers shorter than this take the scalar path
+ *
+ * For tests and benchmarks, which run every path; the default is
+ * utf8guard_vector_best() from UTF8GUARD_VECTOR_MIN_LENGTH bytes.  Not
+ * for use while the core is running elsewhere.
+ *
+ * Return: false, changing nothing, if @isa cannot run here.
+ */
+bool utf8guard_vector_select(unsigned int isa, size_t min_length)
+{
+	if (!utf8guard_vector_use(isa))
+		return false;
+	chosen_min_length = min_length;
+	return true;
+}
+UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_select);
 
 /**
  * utf8guard_vector_selected() - the path the core takes

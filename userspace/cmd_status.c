@@ -144,7 +144,6 @@ static void status_json(bool loaded)
 		sysfs_read_choice("mode", value, sizeof(value));
 		fputs(",\"mode\":", stdout);
 		json_write_string(stdout, value);
-
 		read_in("", "policy", value, sizeof(value));
 		fputs(",\"policy\":", stdout);
 		json_write_string(stdout, value);
@@ -217,8 +216,8 @@ static void status_text(bool loaded)
 	printf("utf8guard %s: loaded, mode %s, policy %s, %s\n", version, mode,
 	       policy, strcmp(locked, "1") ? "unlocked" :
 	       "LOCKED until reboot");
-	if (read_in("", "validator", paths, sizeof(paths)) &&
-	    sysfs_read_choice("validator", validator, sizeof(validator)) == 0) {
+	if (read_in("", "validator", paths, sizeof(paths))) {
+		sysfs_choice_word(paths, validator, sizeof(validator));
 		read_in("", "unicode_version", unicode, sizeof(unicode));
 		printf("  validator %s (of: %s), Unicode %s\n", validator,
 		       paths, unicode);

@@ -108,20 +108,24 @@ int sysfs_write(const char *rel, const char *text)
 	return err;
 }
 
+void sysfs_choice_word(const char *text, char *buf, size_t size)
+{
+	const char *open_bracket = strchr(text, '['), *close_bracket;
+
+	close_bracket = open_bracket ? strchr(open_bracket, ']') : NULL;
+	if (open_bracket && close_bracket)
+		snprintf(buf, size, "%.*s", (int)(close_bracket - open_bracket - 1),
+			 open_bracket + 1);
+	else
+		snprintf(buf, size, "%s", text);
+}
+
 int sysfs_read_choice(const char *file, char *buf, size_t size)
 {
-	char text[128], *open_bracket, *close_bracket;
+	char text[128];
 	int err = sysfs_read(file, text, sizeof(text));
 
-	if (err)
-		return err;
-	open_bracket = strchr(text, '[');
-	close_bracket = open_bracket ? strchr(open_bracket, ']') : NULL;
-	if (open_bracket && close_bracket) {
-		*close_bracket = '\0';
-		snprintf(buf, size, "%s", open_bracket + 1);
-	} else {
-		snprintf(buf, size, "%s", text);
-	}
-	return 0;
+	if (!err)
+		sysfs_choice_word(text, buf, size);
+	return err;
 }

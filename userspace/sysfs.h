@@ -40,5 +40,7 @@ int sysfs_write(const char *rel, const char *text);
  * text when it has no brackets).  Returns 0 or a negative errno.
  */
 int sysfs_read_choice(const char *file, char *buf, size_t size);
+/* The same word, from text already read. */
+void sysfs_choice_word(const char *text, char *buf, size_t size);
 
 #endif /* UTF8GUARDCTL_SYSFS_H */
