@@ -225,6 +225,7 @@ bench:
 
 bench-fs:
 	bench/fs-create-unlink.sh
+	bench/fs-create-unlink.sh --mode off
 
 bench-nf:
 	bench/nf-udp.sh

@@ -4,17 +4,19 @@
 # the VM on Debian's stock kernel: times the create/unlink loop
 # (/utf8guard/tools/create_unlink) on a fresh tmpfs
 #   A  without the modules loaded
-#   B  with utf8guard.ko (mode enforce) + utf8guard_fs.ko (defaults)
+#   B  with utf8guard.ko (mode MODE) + utf8guard_fs.ko (defaults)
 # in ROUNDS rounds whose order alternates (A B, B A, A B, ...) so that a
 # drift of the emulated machine's speed weighs on both alike.  Prints one
 #   bench-result: round=R config=A|B iterations=N elapsed_ns=T
 # line per measurement for the host to summarise.  Each measurement is
 # preceded by an untimed warm-up run.  In B it also checks that the hook is
-# in effect: a bad name is refused, every create of the loop is counted,
-# nothing is missed.  Exits non-zero on any failure.
+# in effect: every create of the loop is counted (in mode off: none, and
+# the probes are disarmed before the timing starts), nothing is missed.
+# Before the rounds, a bad name is refused in enforce.  Exits non-zero on
+# any failure.
 set -u
 # shellcheck source=/dev/null
-. /utf8guard/bench.conf		# ITERATIONS=, ROUNDS=
+. /utf8guard/bench.conf		# ITERATIONS=, ROUNDS=, MODE=
 mods=/utf8guard/modules
 loop=/utf8guard/tools/create_unlink
 S=/sys/kernel/utf8guard
@@ -29,13 +31,28 @@ expect() {	# WHAT WANT GOT
 	[ "$2" = "$3" ] || die "$1: expected '$2', got '$3'"
 }
 
+# disabled_probes: how many probes debugfs kprobes/list marks disabled.
+disabled_probes() {
+	grep -c 'security_inode_.*DISABLED' /sys/kernel/debug/kprobes/list
+}
+# load [MODE]: the modules, in MODE (default $MODE); in mode off, waits
+# until the probes are disarmed.
 load() {
-	insmod $mods/utf8guard.ko mode=enforce || die "insmod utf8guard.ko"
+	l_mode=${1:-$MODE}
+	insmod $mods/utf8guard.ko mode="$l_mode" || die "insmod utf8guard.ko"
 	insmod $mods/utf8guard_fs.ko || die "insmod utf8guard_fs.ko"
-	expect "mode" "off audit [enforce]" "$(cat $S/mode)"
+	expect "mode" "$(echo "off audit enforce" | sed "s/$l_mode/[$l_mode]/")" "$(cat $S/mode)"
 	expect "fs/enabled" 1 "$(cat $S/fs/enabled)"
 	expect "fs/fstypes" "*" "$(cat $S/fs/fstypes)"
 	expect "fs/unhooked" 0 "$(cat $S/fs/unhooked)"
+	if [ "$l_mode" = off ]; then
+		l_n=0
+		while [ "$(disabled_probes)" != 6 ] && [ $l_n -lt 40 ]; do
+			sleep 0.5
+			l_n=$((l_n + 1))
+		done
+		expect "mode off: probes disarmed" 6 "$(disabled_probes)"
+	fi
 	echo 1 >$S/fs/stats/reset || die "fs/stats/reset"
 }
 unload() {
@@ -59,7 +76,9 @@ measure() {
 	run "$ITERATIONS"
 	echo "bench-result: round=$2 config=$1 iterations=$ITERATIONS elapsed_ns=$ns"
 	if [ "$1" = B ]; then
-		expect "round $2: fs/stats/create/checked" "$ITERATIONS" \
+		checked=$ITERATIONS
+		[ "$MODE" = off ] && checked=0
+		expect "round $2: fs/stats/create/checked" "$checked" \
 			"$(cat $S/fs/stats/create/checked)"
 		expect "round $2: fs/stats/rejected" 0 "$(cat $S/fs/stats/rejected)"
 		expect "round $2: fs/missed" 0 "$(cat $S/fs/missed)"
@@ -74,8 +93,9 @@ mkdir -p $dir || die "mkdir $dir"
 mount -t tmpfs -o size=16m bench $dir || die "mount tmpfs on $dir"
 [ -z "$(ls -A $dir)" ] || die "$dir not empty"
 
-# The hook is really there: a bad name is refused in B, allowed in A.
-load
+# The hook is really there: a bad name is refused in enforce, allowed
+# without the modules.
+load enforce
 out=$($loop $dir 1 "$(printf '\300\256.')" 2>&1) && die "bad name created in enforce"
 case $out in
 *"Invalid or incomplete multibyte or wide character"*) ;;

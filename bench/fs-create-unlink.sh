@@ -7,14 +7,16 @@
 # Boots Debian's STOCK kernel under qemu (TCG) once, and inside it times
 # ITERATIONS x (open(O_CREAT|O_EXCL) + close + unlink) of a well-formed name
 # on tmpfs (bench/create_unlink.c), without the modules and with
-# utf8guard.ko (mode enforce) + utf8guard_fs.ko loaded, in ROUNDS rounds of
+# utf8guard.ko (mode MODE, default enforce) + utf8guard_fs.ko loaded, in ROUNDS rounds of
 # alternating order, A B, B A, ... (bench/fs-create-unlink-guest.sh).  Prints
 # the median time per iteration of each, their ratio, and the target
 # (<= 3 %); and, as a cross-check, the median and spread of the per-round
 # ratios.
+# With --mode off, B is timed once the module has disarmed its probes
+# (1 s after the load): what mode off costs, which should be nothing.
 # The CPU is emulated: only the ratio means anything.
 # Usage: fs-create-unlink.sh [--iterations N (5000)] [--rounds R (21)]
-#          [--smp N (1)] [--timeout SECS (900)]
+#          [--smp N (1)] [--timeout SECS (900)] [--mode enforce|audit|off]
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -28,7 +30,7 @@ usage() {
 	sed -n '/^# Usage: /,/^set /{/^set /d; s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}" >&2
 	exit 2
 }
-iterations=5000 rounds=21 smp=1 timeout=900
+iterations=5000 rounds=21 smp=1 timeout=900 mode=enforce
 while (($#)); do
 	(($# >= 2)) || usage
 	case "$1" in
@@ -36,6 +38,7 @@ while (($#)); do
 	--rounds) rounds=$2 ;;
 	--smp) smp=$2 ;;
 	--timeout) timeout=$2 ;;
+	--mode) mode=$2 ;;
 	*) usage ;;
 	esac
 	shift 2
@@ -43,6 +46,13 @@ done
 for v in "$iterations" "$rounds" "$smp" "$timeout"; do
 	[[ "$v" =~ ^[1-9][0-9]*$ ]] || usage
 done
+case $mode in
+enforce | audit | off) ;;
+*)
+	echo "bench-fs: --mode: '$mode' is not enforce, audit or off" >&2
+	exit 2
+	;;
+esac
 
 mkdir -p "$out"
 "$top/scripts/install-deps.sh"
@@ -57,7 +67,7 @@ for ko in utf8guard.ko utf8guard_fs.ko; do
 		exit 1
 	}
 done
-printf 'ITERATIONS=%s\nROUNDS=%s\n' "$iterations" "$rounds" >"$out/bench.conf"
+printf 'ITERATIONS=%s\nROUNDS=%s\nMODE=%s\n' "$iterations" "$rounds" "$mode" >"$out/bench.conf"
 
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/bench/fs-create-unlink-guest.sh" \
 	--file "$out/modules/utf8guard.ko:/utf8guard/modules/" \
@@ -73,7 +83,7 @@ ab_run_vm bench-fs "$out" "$image" "$smp" "$timeout"
 awk -f "$top/bench/stats.awk" -f "$top/bench/ab-summary.awk" -v bench=bench-fs -v rounds="$rounds" \
 	-v target="$TARGET_PERCENT" -v kernel="$(basename "$image")" \
 	-v what="$iterations x (open(O_CREAT|O_EXCL) + close + unlink) of a well-formed name on tmpfs" \
-	-v label_a="without modules" -v label_b="utf8guard_fs enforce" \
-	-v unit="ns/it" -v subject="utf8guard_fs.ko in enforce" <<<"$results"
+	-v label_a="without modules" -v label_b="utf8guard_fs $mode" \
+	-v unit="ns/it" -v subject="utf8guard_fs.ko in $mode" <<<"$results"
 echo
 echo "bench-fs: done (console log: $out/console.log)"

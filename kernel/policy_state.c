@@ -14,6 +14,7 @@
 #include <linux/compiler.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/printk.h>
 #include <kunit/visibility.h>
 
@@ -26,6 +27,7 @@
 static u32 policy_word;
 static bool policy_locked;
 static DEFINE_MUTEX(policy_mutex);
+static BLOCKING_NOTIFIER_HEAD(mode_notifiers);
 
 static u32 pack(u32 mode, u32 classes)
 {
@@ -128,16 +130,55 @@ int policy_state_store_mode(const char *text, size_t len)
 	} else {
 		old = utf8guard_policy_get();
 		WRITE_ONCE(policy_word, pack(mode, old.classes));
-		if (old.mode != mode)
+		if (old.mode != mode) {
 			pr_notice("mode %s -> %s (by %s[%d])\n",
 				  utf8guard_mode_name(old.mode),
 				  utf8guard_mode_name(mode), current->comm,
 				  task_pid_nr(current));
+			/* In order of the changes, before the write returns. */
+			blocking_notifier_call_chain(&mode_notifiers, mode,
+						     NULL);
+		}
 	}
 	mutex_unlock(&policy_mutex);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(policy_state_store_mode);
+
+/**
+ * utf8guard_mode_notifier_register() - be told of every mode change
+ * @nb: its notifier_call gets the new mode (enum utf8guard_mode) as action
+ *
+ * The call comes after the new mode is in effect (utf8guard_policy_get()
+ * returns it) and before the sysfs write that changed it returns, from
+ * the writer's process context, under the lock that orders mode changes:
+ * calls come in the order of the changes, one at a time.  A hook module
+ * uses it to arm what mode off had let it disarm before anyone can rely
+ * on the new mode.  The callback may sleep; it must not change the policy.
+ *
+ * Context: process context; may sleep.
+ * Return: 0 (see blocking_notifier_chain_register()).
+ */
+int utf8guard_mode_notifier_register(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&mode_notifiers, nb);
+}
+EXPORT_SYMBOL_GPL(utf8guard_mode_notifier_register);
+
+/**
+ * utf8guard_mode_notifier_unregister() - undo utf8guard_mode_notifier_register()
+ * @nb: the notifier block given to it
+ *
+ * On return no call to @nb is running or will start.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -ENOENT if @nb was not registered.
+ */
+int utf8guard_mode_notifier_unregister(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_unregister(&mode_notifiers, nb);
+}
+EXPORT_SYMBOL_GPL(utf8guard_mode_notifier_unregister);
 
 /**
  * policy_state_store_policy() - set the classes from a sysfs write

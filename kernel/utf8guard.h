@@ -31,6 +31,7 @@
  *	utf8guard_locked()		whether settings are frozen
  *	utf8guard_hook_attach/detach()	pin the hook module when locked
  *	utf8guard_hook_store_flag()	a 0/1 setting's sysfs store
+ *	utf8guard_mode_notifier_*()	be told of every mode change
  *	utf8guard_counters_*()		per-CPU counter sets
  *					(utf8guard_counters.h)
  */
@@ -43,6 +44,7 @@
 struct kobject;
 struct module;
 struct mutex;
+struct notifier_block;
 
 struct utf8guard_policy utf8guard_policy_get(void);
 int utf8guard_check_name(const char *name, size_t len, const char *operation);
@@ -60,5 +62,7 @@ int utf8guard_hook_attach(struct module *owner);
 void utf8guard_hook_detach(struct module *owner);
 int utf8guard_hook_store_flag(struct mutex *lock, bool *flag,
 			      const char *name, const char *text, size_t len);
+int utf8guard_mode_notifier_register(struct notifier_block *nb);
+int utf8guard_mode_notifier_unregister(struct notifier_block *nb);
 
 #endif /* UTF8GUARD_H */

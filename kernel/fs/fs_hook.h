@@ -3,6 +3,7 @@
  * utf8guard_fs.ko internals: the filesystem name-validation hook.
  *
  *	probes.c	kprobes on security_inode_*(), the refusal, self-test
+ *	idle.c		disarm the probes while nothing is to be checked
  *	check.c		what one hooked operation checks and counts
  *	settings.c	enabled, fstypes, check_symlink_target
  *	counters.c	per-operation and per-reason counters
@@ -81,6 +82,12 @@ unsigned int fs_probes_count(void);
 unsigned int fs_probes_unhooked(void);
 u64 fs_probes_missed(void);
 const char *fs_probes_kind(void);
+int fs_probes_set_armed(bool armed);
+
+/* idle.c */
+int fs_idle_init(void);
+void fs_idle_exit(void);
+void fs_idle_update(void);
 
 /* sysfs.c */
 int fs_sysfs_init(struct kobject *parent);

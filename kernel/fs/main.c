@@ -45,10 +45,13 @@ static int __init utf8guard_fs_init(void)
 	ret = fs_probes_init();
 	if (ret)
 		goto settings_exit;
+	ret = fs_idle_init();
+	if (ret)
+		goto probes_exit;
 	ret = fs_sysfs_init(utf8guard_kobject());
 	if (ret) {
 		pr_err("cannot create /sys/kernel/utf8guard/fs: %d\n", ret);
-		goto probes_exit;
+		goto idle_exit;
 	}
 	ret = utf8guard_hook_attach(THIS_MODULE);
 	if (ret)
@@ -61,6 +64,8 @@ static int __init utf8guard_fs_init(void)
 
 sysfs_exit:
 	fs_sysfs_exit();
+idle_exit:
+	fs_idle_exit();
 probes_exit:
 	fs_probes_exit();
 settings_exit:
@@ -74,6 +79,7 @@ static void __exit utf8guard_fs_exit(void)
 {
 	utf8guard_hook_detach(THIS_MODULE);
 	fs_sysfs_exit();
+	fs_idle_exit();
 	fs_probes_exit();
 	fs_settings_exit();
 	fs_counters_exit();

@@ -271,6 +271,8 @@ static struct kprobe probes[PROBE_COUNT] = {
 static DEFINE_MUTEX(health_mutex);
 static unsigned int last_unhooked;
 static u64 last_missed;
+/* Disarmed on purpose (fs_probes_set_armed(), idle.c); under health_mutex. */
+static bool disarmed;
 static void health_check(struct work_struct *work);
 static DECLARE_DELAYED_WORK(health_work, health_check);
 #define HEALTH_INTERVAL (10 * HZ)
@@ -313,6 +315,9 @@ static unsigned int self_test(void)
 	unsigned int k, unhooked = 0;
 
 	lockdep_assert_held(&health_mutex);
+	/* Nothing is to be checked now, and nothing is missing. */
+	if (disarmed)
+		return 0;
 	create_ok = canary_passes(security_inode_create);
 	mkdir_ok = canary_passes(security_inode_mkdir);
 	if (!create_ok && !mkdir_ok)
@@ -357,6 +362,48 @@ unsigned int fs_probes_unhooked(void)
 	report_health(unhooked, fs_probes_missed());
 	mutex_unlock(&health_mutex);
 	return unhooked;
+}
+
+/**
+ * fs_probes_set_armed() - arm or disarm every probe, on purpose
+ * @armed: true to arm them (enable_kprobe()), false to disarm them
+ *
+ * A disarmed probe costs nothing: its int3 or ftrace call is gone from
+ * the probed function.  While disarmed on purpose, the self-test counts
+ * no probe as unhooked.  A probe that does not arm is left to the
+ * self-test, which counts it in fs/unhooked and logs it.
+ *
+ * Context: process context; may sleep (kprobe_mutex, text patching).
+ * Return: 0, or the first error of enable_kprobe() or disable_kprobe().
+ */
+int fs_probes_set_armed(bool armed)
+{
+	unsigned int k;
+	int ret = 0;
+
+	mutex_lock(&health_mutex);
+	if (armed == !disarmed)
+		goto out;
+	for (k = 0; k < PROBE_COUNT; k++) {
+		int err = armed ? enable_kprobe(&probes[k]) :
+				  disable_kprobe(&probes[k]);
+
+		if (err && !ret)
+			ret = err;
+	}
+	disarmed = !armed;
+	if (ret)
+		pr_err("%s the probes: error %d\n",
+		       armed ? "cannot arm" : "cannot disarm", ret);
+	else
+		pr_info("%u probes %s\n", PROBE_COUNT,
+			armed ? "armed: new names are checked again" :
+				"disarmed (mode off or fs/enabled 0): they cost nothing until names are to be checked again");
+	if (armed)
+		report_health(self_test(), fs_probes_missed());
+out:
+	mutex_unlock(&health_mutex);
+	return ret;
 }
 
 static void health_check(struct work_struct *work)

@@ -168,8 +168,12 @@ int fs_store_fstypes(const char *text, size_t len)
 
 int fs_store_enabled(const char *text, size_t len)
 {
-	return utf8guard_hook_store_flag(&settings_mutex, &enabled,
-					 "fs/enabled", text, len);
+	int ret = utf8guard_hook_store_flag(&settings_mutex, &enabled,
+					    "fs/enabled", text, len);
+
+	if (!ret)
+		fs_idle_update();
+	return ret;
 }
 
 int fs_store_check_symlink_target(const char *text, size_t len)
