@@ -18,14 +18,22 @@
 # then checks utf8guard_fs.ko under the lock (it pins the modules until
 # reboot).
 #
-# usage: fs_hook_test.sh [--after-lock] MODULE_DIR TOOL_DIR [STRESS_ITER]
+#	fs_hook_test.sh --stress-only MODULE_DIR TOOL_DIR [STRESS_ITER]
+#
+# loads both modules, runs only the stress runs, unloads them and checks
+# kmemleak: the debug kernel runs its slow ext4 stress that way in a second
+# VM, beside the first one (tests/harness/guest-run-test-kernel-2.sh).
+#
+# usage: fs_hook_test.sh [--after-lock | --stress-only] MODULE_DIR TOOL_DIR
+#        [STRESS_ITER]
 # MODULE_DIR holds utf8guard.ko, utf8guard_fs.ko and the test modules
 # utf8guard_fs_nosym.ko and utf8guard_miss_trigger.ko; TOOL_DIR holds
 # fs_op, fs_stress, guest_write and sysfs-kernel-utf8guard-fs (the ABI
 # file); the harness puts tests/lib/assert.sh and vm-lib.sh in /utf8guard/.
 # STRESS_ITER (or the environment's FS_STRESS_ITER; default 10000) is the
 # number of iterations of each of the 16 stress processes on tmpfs, the
-# environment's FS_STRESS_EXT4_ITER (default: the same) on ext4.  The
+# environment's FS_STRESS_EXT4_ITER (default: the same) on ext4;
+# FS_STRESS_ON (default "tmpfs ext4") the filesystems the stress runs on.  The
 # environment's FS_LOAD_PAUSE_US (default 0) throttles the load under which
 # the module is unloaded and loaded 50 times (fs_stress's
 # FS_STRESS_PAUSE_US): the debug kernel under emulation needs it, as a
@@ -37,10 +45,17 @@
 # /mnt/ext4, and the 9p share "utf8guard" on /mnt/9p.
 set -u
 after_lock=
-if [ "${1:-}" = --after-lock ]; then
+stress_only=
+case ${1:-} in
+--after-lock)
 	after_lock=1
 	shift
-fi
+	;;
+--stress-only)
+	stress_only=1
+	shift
+	;;
+esac
 mods=${1:?module dir}
 tools=${2:?tool dir}
 iters=${3:-${FS_STRESS_ITER:-10000}}
@@ -220,6 +235,128 @@ run_counted() {
 	expect_eq "$rc_name: counters" "$expect" "$delta"
 }
 
+# identity CONTEXT: per op checked >= rejected + audited; the per-op counts
+# sum to the totals; the reasons sum to rejected + audited.
+identity() {
+	snap s
+	sum_c=0 sum_r=0 sum_a=0 sum_why=0 bad_ops=
+	for o in $COUNTER_OPS; do
+		ou=$(us "$o")
+		ock=$(get "${ou}_checked" "$s")
+		orj=$(get "${ou}_rejected" "$s")
+		oa=$(get "${ou}_audited" "$s")
+		[ "$ock" -ge $((orj + oa)) ] || bad_ops="$bad_ops $o"
+		sum_c=$((sum_c + ock))
+		sum_r=$((sum_r + orj))
+		sum_a=$((sum_a + oa))
+	done
+	for r in $REASONS; do
+		sum_why=$((sum_why + $(get "$(us "$r")" "$s")))
+	done
+	expect_eq "$1: per op, checked >= rejected + audited" "" "$bad_ops"
+	expect_eq "$1: per-op checked sum to checked" "$(get checked "$s")" $sum_c
+	expect_eq "$1: per-op rejected sum to rejected" "$(get rejected "$s")" $sum_r
+	expect_eq "$1: per-op audited sum to audited" "$(get audited "$s")" $sum_a
+	expect_eq "$1: reasons sum to rejected + audited" \
+		$(($(get rejected "$s") + $(get audited "$s"))) $sum_why
+}
+
+# --- the stress runs (they run after the sysfs tests, see "stress") ---------------
+# On each filesystem of FS_STRESS_ON (default: tmpfs and ext4), each with its
+# own counters.  fs_stress's flipper
+# writes the mode on a 1 ms grid; under TCG, with 16 busy workers on 2
+# emulated CPUs, it gets about one flip per 4 ms (measured: 257-277 per s
+# on Debian's 6.1, 199-205 per s on the debug kernel, on both
+# filesystems; Debian's HZ is 250).  The floor checked here, one flip per
+# FS_FLIP_MAX_MS ms on average over the run (default 10: 100 per s), is
+# half of what the slower kernel does, and well above what a starved or
+# stalled flipper, or a mode write that waits for something (an RCU grace
+# period takes tens of ms here), would get.
+flip_max_ms=${FS_FLIP_MAX_MS:-10}
+# check_flips LABEL OUTPUT: fs_stress's flips worked, at that rate.
+check_flips() {
+	cf_n=$(field flips "$2")
+	cf_ms=$(field ms "$2")
+	expect_eq "$1: mode flips all worked" 0 "$(field flip_errors "$2")"
+	echo "# $1: $cf_n flips in $cf_ms ms: $((cf_n * 1000 / (cf_ms ? cf_ms : 1))) per s (the floor: $((1000 / flip_max_ms)) per s)"
+	if [ "$cf_ms" -gt 0 ] 2>/dev/null && [ $((cf_n * flip_max_ms)) -ge "$cf_ms" ]; then
+		pass "$1: at least one flip per $flip_max_ms ms"
+	else
+		fail "$1: at least one flip per $flip_max_ms ms" "$cf_n flips in $cf_ms ms"
+	fi
+}
+dk() { echo $(($(get "$1" "$s1") - $(get "$1" "$s0"))); }
+# stress_run FSTYPE DIR ITER: 16 x ITER creates of a good and a bad name in
+# DIR with the mode flipping, fs/fstypes set to FSTYPE alone (the test's
+# own files elsewhere do not count); every counter must add up.
+stress_run() {
+	st_fs=$1
+	st=$2
+	st_iter=$3
+	l="stress on $st_fs"	# the label of every check
+	set_file $fs/fstypes "$st_fs"
+	setmode enforce
+	mkdir -p "$st"
+	# Every flip logs a mode change (pr_notice): keep those off the slow
+	# serial console; warnings and worse still reach it.
+	printk=$(cat /proc/sys/kernel/printk)
+	echo 5 >/proc/sys/kernel/printk
+	: >/tmp/stress.err	# created now: an O_CREAT would count below
+	snap s0
+	out=$("$stress" "$st" 16 "$st_iter" --flip $sys/mode 2>/tmp/stress.err)
+	status=$?
+	snap s1
+	setmode enforce
+	echo "$printk" >/proc/sys/kernel/printk
+	echo "# stress: 16 x $st_iter on $st_fs: $out"
+	expect_eq "$l: ran" 0 "$status"
+	expect_eq "$l: no unexpected error" "" "$(cat /tmp/stress.err)"
+	att=$((16 * st_iter))
+	ref=$(field bad_refused "$out")
+	cre=$(field bad_created "$out")
+	mkd=$(field mkdirs "$out")
+	expect_eq "$l: every valid create worked" "$att 0" \
+		"$(field good_ok "$out") $(field good_failed "$out")"
+	expect_eq "$l: no other errors" 0 "$(field other_errors "$out")"
+	check_flips "$l" "$out"
+	expect_eq "$l: every bad create refused or created" $att $((ref + cre))
+	expect_match "$l: some refused (enforce)" '^[1-9]' "$ref"
+	expect_match "$l: some created (audit)" '^[1-9]' "$cre"
+	expect_eq "$l: rejected = bad_refused" "$ref" "$(dk rejected)"
+	expect_eq "$l: audited = bad_created" "$cre" "$(dk audited)"
+	expect_eq "$l: overlong = bad attempts" "$att" "$(dk overlong)"
+	expect_eq "$l: create checked = all creates" $((2 * att)) "$(dk create_checked)"
+	expect_eq "$l: create rejected" "$ref" "$(dk create_rejected)"
+	expect_eq "$l: create audited" "$cre" "$(dk create_audited)"
+	expect_eq "$l: mkdir checked = its mkdirs" "$mkd" "$(dk mkdir_checked)"
+	expect_eq "$l: checked = all checks" $((2 * att + mkd)) "$(dk checked)"
+	expect_eq "$l: global checked" $((2 * att + mkd)) "$(dk g_checked)"
+	expect_eq "$l: global rejected" "$ref" "$(dk g_rejected)"
+	expect_eq "$l: global audited" "$cre" "$(dk g_audited)"
+	expect_eq "$l: missed 0" 0 "$(cat $fs/missed)"
+	expect_eq "$l: nothing left behind" "" "$("$fsop" readdir "$st")"
+	identity "after the $l"
+	set_file $fs/fstypes '*'
+}
+# stress_all: stress_run on every filesystem of FS_STRESS_ON that is mounted.
+stress_all() {
+	for sa_fs in ${FS_STRESS_ON:-tmpfs ext4}; do
+		case $sa_fs in
+		tmpfs) sa_iter=$iters ;;
+		ext4) sa_iter=${FS_STRESS_EXT4_ITER:-$iters} ;;
+		*)
+			fail "FS_STRESS_ON: $sa_fs" "only tmpfs and ext4 are mounted here"
+			continue
+			;;
+		esac
+		if [ -d "/mnt/$sa_fs/t" ]; then
+			stress_run "$sa_fs" "/mnt/$sa_fs/stress" "$sa_iter"
+		else
+			fail "stress on $sa_fs" "/mnt/$sa_fs is not mounted"
+		fi
+	done
+}
+
 # --- under the lock (run after integration_test.sh has locked) --------------
 if [ -n "$after_lock" ]; then
 	expect_eq "utf8guard.ko is loaded and locked" 1 "$(cat $sys/locked 2>&1)"
@@ -296,7 +433,9 @@ $(cat /proc/$m9_pid/stack 2>&1)"
 	wait $m9_pid
 }
 m9_why=
-if mount_9p; then
+if [ -n "$stress_only" ]; then
+	: # the stress runs on tmpfs and ext4 only
+elif mount_9p; then
 	pass "mount 9p"
 	fslist="$fslist 9p:/mnt/9p"
 else
@@ -353,6 +492,16 @@ for f in enabled:-rw-r--r-- fstypes:-rw-r--r-- check_symlink_target:-rw-r--r-- \
 	expect_eq "file mode of ${f%%:*}" "${f#*:}" \
 		"$(ls -l "$fs/${f%%:*}" | cut -c1-10)"
 done
+
+if [ -n "$stress_only" ]; then
+	stress_all
+	expect_eq "after the stress: unhooked 0" 0 "$(cat $fs/unhooked)"
+	expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
+	expect_status "rmmod utf8guard" 0 rmmod utf8guard
+	kmemleak_check
+	finish_tests
+	exit
+fi
 
 # --- log lines (first: the log is rate-limited) -----------------------------
 d=/mnt/tmpfs/t/log
@@ -840,31 +989,6 @@ for cd in $sc /mnt/ext4/t/scope; do
 done
 
 # --- counters add up, reset --------------------------------------------------
-# identity CONTEXT: per op checked >= rejected + audited; the per-op counts
-# sum to the totals; the reasons sum to rejected + audited.
-identity() {
-	snap s
-	sum_c=0 sum_r=0 sum_a=0 sum_why=0 bad_ops=
-	for o in $COUNTER_OPS; do
-		ou=$(us "$o")
-		ock=$(get "${ou}_checked" "$s")
-		orj=$(get "${ou}_rejected" "$s")
-		oa=$(get "${ou}_audited" "$s")
-		[ "$ock" -ge $((orj + oa)) ] || bad_ops="$bad_ops $o"
-		sum_c=$((sum_c + ock))
-		sum_r=$((sum_r + orj))
-		sum_a=$((sum_a + oa))
-	done
-	for r in $REASONS; do
-		sum_why=$((sum_why + $(get "$(us "$r")" "$s")))
-	done
-	expect_eq "$1: per op, checked >= rejected + audited" "" "$bad_ops"
-	expect_eq "$1: per-op checked sum to checked" "$(get checked "$s")" $sum_c
-	expect_eq "$1: per-op rejected sum to rejected" "$(get rejected "$s")" $sum_r
-	expect_eq "$1: per-op audited sum to audited" "$(get audited "$s")" $sum_a
-	expect_eq "$1: reasons sum to rejected + audited" \
-		$(($(get rejected "$s") + $(get audited "$s"))) $sum_why
-}
 identity "after the operation tests"
 snap s
 expect_match "operation tests counted something" '^[1-9]' "$(get checked "$s")"
@@ -1031,86 +1155,81 @@ if [ -w $fe ] && [ "$(cat $fe)" = 1 ]; then
 	fi
 fi
 
-# --- stress: 16 processes, the mode flipping every millisecond ---------------------
-# On tmpfs, then on ext4, each with its own counters.  fs_stress's flipper
-# writes the mode on a 1 ms grid; under TCG, with 16 busy workers on 2
-# emulated CPUs, it gets about one flip per 4 ms (measured: 257-277 per s
-# on Debian's 6.1, 199-205 per s on the debug kernel, on both
-# filesystems; Debian's HZ is 250).  The floor checked here, one flip per
-# FS_FLIP_MAX_MS ms on average over the run (default 10: 100 per s), is
-# half of what the slower kernel does, and well above what a starved or
-# stalled flipper, or a mode write that waits for something (an RCU grace
-# period takes tens of ms here), would get.
-flip_max_ms=${FS_FLIP_MAX_MS:-10}
-# check_flips LABEL OUTPUT: fs_stress's flips worked, at that rate.
-check_flips() {
-	cf_n=$(field flips "$2")
-	cf_ms=$(field ms "$2")
-	expect_eq "$1: mode flips all worked" 0 "$(field flip_errors "$2")"
-	echo "# $1: $cf_n flips in $cf_ms ms: $((cf_n * 1000 / (cf_ms ? cf_ms : 1))) per s (the floor: $((1000 / flip_max_ms)) per s)"
-	if [ "$cf_ms" -gt 0 ] 2>/dev/null && [ $((cf_n * flip_max_ms)) -ge "$cf_ms" ]; then
-		pass "$1: at least one flip per $flip_max_ms ms"
-	else
-		fail "$1: at least one flip per $flip_max_ms ms" "$cf_n flips in $cf_ms ms"
-	fi
+# --- nothing to check: the probes are disarmed ------------------------------------
+# Mode off or fs/enabled 0 for 1 s disarms the probes (idle.c): debugfs
+# kprobes/list marks them [DISABLED].  The write that wants names checked
+# again arms them before it returns: the very next bad name is refused.
+kl=/sys/kernel/debug/kprobes/list
+dis=/mnt/tmpfs/t/disarm
+mkdir -p $dis
+# probes_listed: how many of the 6 hooked functions kprobes/list shows, and
+# how many of those are disabled, as "N disabled M".
+probes_listed() {
+	pl_lines=$(grep -E ' security_inode_(create|mkdir|mknod|symlink|link|rename)\+0x0' $kl)
+	echo "$(printf '%s\n' "$pl_lines" | grep -c .) disabled $(printf '%s\n' "$pl_lines" | grep -c 'DISABLED')"
 }
-dk() { echo $(($(get "$1" "$s1") - $(get "$1" "$s0"))); }
-# stress_run FSTYPE DIR ITER: 16 x ITER creates of a good and a bad name in
-# DIR with the mode flipping, fs/fstypes set to FSTYPE alone (the test's
-# own files elsewhere do not count); every counter must add up.
-stress_run() {
-	st_fs=$1
-	st=$2
-	st_iter=$3
-	l="stress on $st_fs"	# the label of every check
-	set_file $fs/fstypes "$st_fs"
-	setmode enforce
-	mkdir -p "$st"
-	# Every flip logs a mode change (pr_notice): keep those off the slow
-	# serial console; warnings and worse still reach it.
-	printk=$(cat /proc/sys/kernel/printk)
-	echo 5 >/proc/sys/kernel/printk
-	: >/tmp/stress.err	# created now: an O_CREAT would count below
-	snap s0
-	out=$("$stress" "$st" 16 "$st_iter" --flip $sys/mode 2>/tmp/stress.err)
-	status=$?
-	snap s1
-	setmode enforce
-	echo "$printk" >/proc/sys/kernel/printk
-	echo "# stress: 16 x $st_iter on $st_fs: $out"
-	expect_eq "$l: ran" 0 "$status"
-	expect_eq "$l: no unexpected error" "" "$(cat /tmp/stress.err)"
-	att=$((16 * st_iter))
-	ref=$(field bad_refused "$out")
-	cre=$(field bad_created "$out")
-	mkd=$(field mkdirs "$out")
-	expect_eq "$l: every valid create worked" "$att 0" \
-		"$(field good_ok "$out") $(field good_failed "$out")"
-	expect_eq "$l: no other errors" 0 "$(field other_errors "$out")"
-	check_flips "$l" "$out"
-	expect_eq "$l: every bad create refused or created" $att $((ref + cre))
-	expect_match "$l: some refused (enforce)" '^[1-9]' "$ref"
-	expect_match "$l: some created (audit)" '^[1-9]' "$cre"
-	expect_eq "$l: rejected = bad_refused" "$ref" "$(dk rejected)"
-	expect_eq "$l: audited = bad_created" "$cre" "$(dk audited)"
-	expect_eq "$l: overlong = bad attempts" "$att" "$(dk overlong)"
-	expect_eq "$l: create checked = all creates" $((2 * att)) "$(dk create_checked)"
-	expect_eq "$l: create rejected" "$ref" "$(dk create_rejected)"
-	expect_eq "$l: create audited" "$cre" "$(dk create_audited)"
-	expect_eq "$l: mkdir checked = its mkdirs" "$mkd" "$(dk mkdir_checked)"
-	expect_eq "$l: checked = all checks" $((2 * att + mkd)) "$(dk checked)"
-	expect_eq "$l: global checked" $((2 * att + mkd)) "$(dk g_checked)"
-	expect_eq "$l: global rejected" "$ref" "$(dk g_rejected)"
-	expect_eq "$l: global audited" "$cre" "$(dk g_audited)"
-	expect_eq "$l: missed 0" 0 "$(cat $fs/missed)"
-	expect_eq "$l: nothing left behind" "" "$("$fsop" readdir "$st")"
-	identity "after the $l"
-	set_file $fs/fstypes '*'
+# wait_listed STATE: up to 20 s for probes_listed to say STATE; prints it.
+wait_listed() {
+	wl_n=0
+	while [ "$(probes_listed)" != "$1" ] && [ $wl_n -lt 40 ]; do
+		sleep 0.5
+		wl_n=$((wl_n + 1))
+	done
+	probes_listed
 }
-stress_run tmpfs /mnt/tmpfs/stress "$iters"
-if [ -d /mnt/ext4/t ]; then
-	stress_run ext4 /mnt/ext4/stress "${FS_STRESS_EXT4_ITER:-$iters}"
+# disarm_cycle LABEL OFF_FILE OFF_VALUE ON_VALUE VERDICT: turn checks off
+# with one write, see the probes disarmed, turn them on again, see them
+# armed and the next bad name judged: VERDICT reject (EILSEQ) or audit (ok).
+disarm_cycle() {
+	dc_l=$1
+	dc_want=EILSEQ
+	[ "$5" = audit ] && dc_want=ok
+	set_file "$2" "$3"
+	expect_eq "$dc_l: the probes disarmed within 20 s" "6 disabled 6" "$(wait_listed '6 disabled 6')"
+	expect_eq "$dc_l: disarmed, unhooked still 0" 0 "$(cat $fs/unhooked)"
+	run_counted "$dc_l: a bad name allowed, not counted" "" -- \
+		"$fsop" mkdir $dis c0af
+	expect_eq "$dc_l: a bad name allowed" ok "$out"
+	"$fsop" rmdir $dis c0af >/dev/null
+	set_file "$2" "$4"
+	run_counted "$dc_l, then $4: the next bad name judged" "mkdir:$5:overlong" -- \
+		"$fsop" mkdir $dis c0af
+	expect_eq "$dc_l, then $4: the next bad name judged" $dc_want "$out"
+	expect_eq "$dc_l, then $4: the probes armed" "6 disabled 0" "$(probes_listed)"
+	expect_eq "$dc_l, then $4: unhooked 0" 0 "$(cat $fs/unhooked)"
+}
+if [ -r $kl ]; then
+	setmode enforce
+	expect_eq "enforce: the 6 probes are armed" "6 disabled 0" "$(probes_listed)"
+	mark
+	disarm_cycle "mode off" $sys/mode off enforce reject
+	dlog=$(log_since)
+	expect_match "disarming logged" \
+		'utf8guard_fs: 6 probes disarmed \(mode off or fs/enabled 0\)' "$dlog"
+	expect_match "arming logged" \
+		'utf8guard_fs: 6 probes armed: new names are checked again' "$dlog"
+	disarm_cycle "fs/enabled 0" $fs/enabled 0 1 reject
+	disarm_cycle "mode off" $sys/mode off audit audit
+	"$fsop" rmdir $dis c0af >/dev/null
+	# Back within 1 s: the probes stay armed.
+	setmode off
+	setmode enforce
+	sleep 2
+	expect_eq "off and back at once: the probes stay armed" "6 disabled 0" "$(probes_listed)"
+	# Loaded while off: armed for the self-test, disarmed 1 s later.
+	setmode off
+	rmmod utf8guard_fs
+	expect_status "insmod utf8guard_fs.ko in mode off" 0 insmod "$mods/utf8guard_fs.ko"
+	expect_eq "loaded in mode off: disarmed within 20 s" "6 disabled 6" "$(wait_listed '6 disabled 6')"
+	setmode enforce
+	expect_eq "loaded in mode off, then enforce: refused" EILSEQ "$("$fsop" mkdir $dis c0af)"
+	expect_eq "loaded in mode off, then enforce: unhooked 0" 0 "$(cat $fs/unhooked)"
+else
+	fail "disarming in mode off" "no $kl"
 fi
+
+# --- stress: 16 processes, the mode flipping every millisecond ---------------------
+stress_all
 
 # --- 50 unload/load cycles under load, the mode flipping ---------------------------
 # The load: fs_stress without end, 8 processes on tmpfs with the mode

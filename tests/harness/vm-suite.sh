@@ -3,8 +3,10 @@
 # vm-suite.sh - run the module's suites in qemu on one kernel.
 #
 #   test   the project's debug test kernel (KUnit + KASAN, UBSAN, lockdep,
-#          kmemleak, panic_on_warn): KUnit suites, then the fs hook, nf
-#          hook and integration suites (guest-run-test-kernel.sh)
+#          kmemleak, panic_on_warn), in two VMs side by side: KUnit suites,
+#          the fs hook suite with its stress on tmpfs, the integration
+#          suite (guest-run-test-kernel.sh); the nf hook suite and the fs
+#          hook's stress on ext4 (guest-run-test-kernel-2.sh)
 #   stock [NAME]
 #          a Debian kernel with modules built against its headers: the fs
 #          hook, nf hook and integration suites (guest-run-stock-kernel.sh).
@@ -51,6 +53,7 @@ test)
 	tree=$("$vm/build-test-kernel.sh" | tail -n 1)
 	image=$tree/arch/x86/boot/bzImage
 	guest=$here/guest-run-test-kernel.sh
+	guest2=$here/guest-run-test-kernel-2.sh
 	;;
 stock)
 	tree=$("${stock_kernel[@]}" --build)
@@ -128,11 +131,44 @@ files+=(--file "$top/tests/module/integration_test.sh:/utf8guard/tools/"
 	--file "$out/ext4.img:/utf8guard/")
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$guest" "${files[@]}" \
 	"${tree_args[@]}"
+logs=("$out/console.log")
 
 status=0
-"$vm/run-vm.sh" --kernel "$image" --initrd "$out/initrd.cpio.gz" \
-	--log "$out/console.log" --timeout 2400 --mem 1536 \
-	--virtfs "$out/9p-share" || status=1
+if [ "$kind" = stock ]; then
+	"$vm/run-vm.sh" --kernel "$image" --initrd "$out/initrd.cpio.gz" \
+		--log "$out/console.log" --timeout 2400 --mem 1536 \
+		--virtfs "$out/9p-share" || status=1
+else
+	# Two VMs at once, each in a session of its own: when one fails, the
+	# other is stopped rather than waited for.
+	"$vm/make-initramfs.sh" "$out/initrd-2.cpio.gz" --run "$guest2" \
+		"${files[@]}"
+	logs+=("$out/console-2.log")
+	setsid "$vm/run-vm.sh" --kernel "$image" --initrd "$out/initrd.cpio.gz" \
+		--log "$out/console.log" --timeout 2400 --mem 1536 \
+		--virtfs "$out/9p-share" &
+	vm1=$!
+	setsid "$vm/run-vm.sh" --kernel "$image" --initrd "$out/initrd-2.cpio.gz" \
+		--log "$out/console-2.log" --timeout 2400 --mem 1536 &
+	vm2=$!
+	running=("$vm1" "$vm2")
+	while ((${#running[@]})); do
+		rc=0
+		wait -n -p ended "${running[@]}" || rc=$?
+		still=()
+		for pid in "${running[@]}"; do
+			[ "$pid" = "$ended" ] || still+=("$pid")
+		done
+		running=("${still[@]}")
+		if [ $rc -ne 0 ] && [ $status -eq 0 ]; then
+			status=1
+			for pid in "${running[@]}"; do
+				echo "vm-suite: a VM failed; stopping the other one" >&2
+				pkill -TERM -s "$pid" || true
+			done
+		fi
+	done
+fi
 # The matrix must test the kernel it names: its release, and PREEMPT_RT
 # when its configuration says so.
 if [ "$kind" = stock ]; then
@@ -156,7 +192,7 @@ matrix_suites=$(tr -d '\r' <"$out/console.log" | awk '
 	}')
 
 # One "N passed, N failed" line per guest suite; sum them.
-counts=$(grep -aEo '^[0-9]+ passed, [0-9]+ failed' "$out/console.log" |
+counts=$(cat "${logs[@]}" | grep -aEo '^[0-9]+ passed, [0-9]+ failed' |
 	awk '{ p += $1; f += $3; n++ } END { if (n) printf "%d passed, %d failed (%d suites)", p, f, n }')
 counts=${counts:-no result line}
 summary="$kind${name:+-$name}: $counts"
