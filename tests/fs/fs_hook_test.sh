@@ -1261,7 +1261,18 @@ for spec in $loads; do
 		>/tmp/load-$lf.out 2>/tmp/load-$lf.err &
 	lps="$lps $lf:$!"
 done
-sleep 1
+# The load's mkdirs of its p0..p7 come first (the cycles count mkdirs
+# exactly): wait for the last, up to 60 s (a slow debug-kernel VM needed
+# more than the 1 s this once slept).
+for spec in $loads; do
+	ld_n=0
+	while [ ! -d "${spec#*:}/load/p7" ] && [ $ld_n -lt 120 ]; do
+		sleep 0.5
+		ld_n=$((ld_n + 1))
+	done
+	expect_eq "the load on ${spec%%:*} made its directories" yes \
+		"$([ -d "${spec#*:}/load/p7" ] && echo yes)"
+done
 # cycle_check: after an insmod, a bad mkdir in each of $cyc_dirs is judged
 # again: refused in enforce, allowed and audited in audit, and the fresh
 # module's mkdir counters (the load makes no directories once started)

@@ -153,19 +153,22 @@ else
 	vm2=$!
 	running=("$vm1" "$vm2")
 	while ((${#running[@]})); do
-		rc=0
+		rc=0 ended=
 		wait -n -p ended "${running[@]}" || rc=$?
+		[ -n "$ended" ] || break	# nothing left to wait for
 		still=()
 		for pid in "${running[@]}"; do
 			[ "$pid" = "$ended" ] || still+=("$pid")
 		done
 		running=("${still[@]}")
-		if [ $rc -ne 0 ] && [ $status -eq 0 ]; then
+		if [ $rc -ne 0 ]; then
 			status=1
 			for pid in "${running[@]}"; do
 				echo "vm-suite: a VM failed; stopping the other one" >&2
 				pkill -TERM -s "$pid" || true
 			done
+			wait "${running[@]}" 2>/dev/null || true
+			break
 		fi
 	done
 fi
