@@ -1165,7 +1165,8 @@ mkdir -p $dis
 # probes_listed: how many of the 6 hooked functions kprobes/list shows, and
 # how many of those are disabled, as "N disabled M".
 probes_listed() {
-	pl_lines=$(grep -E ' security_inode_(create|mkdir|mknod|symlink|link|rename)\+0x0' $kl)
+	# The offset is 0x4 where IBT moves a probe past the ENDBR (6.12).
+	pl_lines=$(grep -E ' security_inode_(create|mkdir|mknod|symlink|link|rename)\+0x[0-9a-f]+ ' $kl)
 	echo "$(printf '%s\n' "$pl_lines" | grep -c .) disabled $(printf '%s\n' "$pl_lines" | grep -c 'DISABLED')"
 }
 # wait_listed STATE: up to 20 s for probes_listed to say STATE; prints it.
