@@ -17,6 +17,8 @@
 set -u
 # shellcheck source=/dev/null
 . /utf8guard/bench.conf		# ITERATIONS=, ROUNDS=, MODE=
+# shellcheck source=../tests/vm/vm-lib.sh
+. /utf8guard/vm-lib.sh		# wait_fs_probes
 mods=/utf8guard/modules
 loop=/utf8guard/tools/create_unlink
 S=/sys/kernel/utf8guard
@@ -31,10 +33,6 @@ expect() {	# WHAT WANT GOT
 	[ "$2" = "$3" ] || die "$1: expected '$2', got '$3'"
 }
 
-# disabled_probes: how many probes debugfs kprobes/list marks disabled.
-disabled_probes() {
-	grep -c 'security_inode_.*DISABLED' /sys/kernel/debug/kprobes/list
-}
 # load [MODE]: the modules, in MODE (default $MODE); in mode off, waits
 # until the probes are disarmed.
 load() {
@@ -46,12 +44,8 @@ load() {
 	expect "fs/fstypes" "*" "$(cat $S/fs/fstypes)"
 	expect "fs/unhooked" 0 "$(cat $S/fs/unhooked)"
 	if [ "$l_mode" = off ]; then
-		l_n=0
-		while [ "$(disabled_probes)" != 6 ] && [ $l_n -lt 40 ]; do
-			sleep 0.5
-			l_n=$((l_n + 1))
-		done
-		expect "mode off: probes disarmed" 6 "$(disabled_probes)"
+		expect "mode off: probes disarmed" "6 disabled 6" \
+			"$(wait_fs_probes '6 disabled 6')"
 	fi
 	echo 1 >$S/fs/stats/reset || die "fs/stats/reset"
 }

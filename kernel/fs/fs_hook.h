@@ -82,7 +82,7 @@ unsigned int fs_probes_count(void);
 unsigned int fs_probes_unhooked(void);
 u64 fs_probes_missed(void);
 const char *fs_probes_kind(void);
-int fs_probes_set_armed(bool armed);
+void fs_probes_set_armed(bool armed);
 
 /* idle.c */
 int fs_idle_init(void);

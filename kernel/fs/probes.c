@@ -373,10 +373,11 @@ unsigned int fs_probes_unhooked(void)
  * no probe as unhooked.  A probe that does not arm is left to the
  * self-test, which counts it in fs/unhooked and logs it.
  *
+ * An error of enable_kprobe() or disable_kprobe() is logged.
+ *
  * Context: process context; may sleep (kprobe_mutex, text patching).
- * Return: 0, or the first error of enable_kprobe() or disable_kprobe().
  */
-int fs_probes_set_armed(bool armed)
+void fs_probes_set_armed(bool armed)
 {
 	unsigned int k;
 	int ret = 0;
@@ -403,7 +404,6 @@ int fs_probes_set_armed(bool armed)
 		report_health(self_test(), fs_probes_missed());
 out:
 	mutex_unlock(&health_mutex);
-	return ret;
 }
 
 static void health_check(struct work_struct *work)

@@ -1162,22 +1162,6 @@ fi
 kl=/sys/kernel/debug/kprobes/list
 dis=/mnt/tmpfs/t/disarm
 mkdir -p $dis
-# probes_listed: how many of the 6 hooked functions kprobes/list shows, and
-# how many of those are disabled, as "N disabled M".
-probes_listed() {
-	# The offset is 0x4 where IBT moves a probe past the ENDBR (6.12).
-	pl_lines=$(grep -E ' security_inode_(create|mkdir|mknod|symlink|link|rename)\+0x[0-9a-f]+ ' $kl)
-	echo "$(printf '%s\n' "$pl_lines" | grep -c .) disabled $(printf '%s\n' "$pl_lines" | grep -c 'DISABLED')"
-}
-# wait_listed STATE: up to 20 s for probes_listed to say STATE; prints it.
-wait_listed() {
-	wl_n=0
-	while [ "$(probes_listed)" != "$1" ] && [ $wl_n -lt 40 ]; do
-		sleep 0.5
-		wl_n=$((wl_n + 1))
-	done
-	probes_listed
-}
 # disarm_cycle LABEL OFF_FILE OFF_VALUE ON_VALUE VERDICT: turn checks off
 # with one write, see the probes disarmed, turn them on again, see them
 # armed and the next bad name judged: VERDICT reject (EILSEQ) or audit (ok).
@@ -1186,7 +1170,7 @@ disarm_cycle() {
 	dc_want=EILSEQ
 	[ "$5" = audit ] && dc_want=ok
 	set_file "$2" "$3"
-	expect_eq "$dc_l: the probes disarmed within 20 s" "6 disabled 6" "$(wait_listed '6 disabled 6')"
+	expect_eq "$dc_l: the probes disarmed within 20 s" "6 disabled 6" "$(wait_fs_probes '6 disabled 6')"
 	expect_eq "$dc_l: disarmed, unhooked still 0" 0 "$(cat $fs/unhooked)"
 	run_counted "$dc_l: a bad name allowed, not counted" "" -- \
 		"$fsop" mkdir $dis c0af
@@ -1196,12 +1180,12 @@ disarm_cycle() {
 	run_counted "$dc_l, then $4: the next bad name judged" "mkdir:$5:overlong" -- \
 		"$fsop" mkdir $dis c0af
 	expect_eq "$dc_l, then $4: the next bad name judged" $dc_want "$out"
-	expect_eq "$dc_l, then $4: the probes armed" "6 disabled 0" "$(probes_listed)"
+	expect_eq "$dc_l, then $4: the probes armed" "6 disabled 0" "$(fs_probes)"
 	expect_eq "$dc_l, then $4: unhooked 0" 0 "$(cat $fs/unhooked)"
 }
 if [ -r $kl ]; then
 	setmode enforce
-	expect_eq "enforce: the 6 probes are armed" "6 disabled 0" "$(probes_listed)"
+	expect_eq "enforce: the 6 probes are armed" "6 disabled 0" "$(fs_probes)"
 	mark
 	disarm_cycle "mode off" $sys/mode off enforce reject
 	dlog=$(log_since)
@@ -1216,12 +1200,12 @@ if [ -r $kl ]; then
 	setmode off
 	setmode enforce
 	sleep 2
-	expect_eq "off and back at once: the probes stay armed" "6 disabled 0" "$(probes_listed)"
+	expect_eq "off and back at once: the probes stay armed" "6 disabled 0" "$(fs_probes)"
 	# Loaded while off: armed for the self-test, disarmed 1 s later.
 	setmode off
 	rmmod utf8guard_fs
 	expect_status "insmod utf8guard_fs.ko in mode off" 0 insmod "$mods/utf8guard_fs.ko"
-	expect_eq "loaded in mode off: disarmed within 20 s" "6 disabled 6" "$(wait_listed '6 disabled 6')"
+	expect_eq "loaded in mode off: disarmed within 20 s" "6 disabled 6" "$(wait_fs_probes '6 disabled 6')"
 	setmode enforce
 	expect_eq "loaded in mode off, then enforce: refused" EILSEQ "$("$fsop" mkdir $dis c0af)"
 	expect_eq "loaded in mode off, then enforce: unhooked 0" 0 "$(cat $fs/unhooked)"

@@ -74,3 +74,22 @@ mark() {
 	kmsg "$logmark"
 }
 log_since() { dmesg | sed -n "/$logmark\$/,\$p"; }
+
+# fs_probes: the kprobes of utf8guard_fs.ko in debugfs kprobes/list, as
+# "N disabled M": how many of the 6 hooked functions are listed, and how
+# many of those are disabled.  The offset is 0x4 where IBT moves a probe
+# past the ENDBR (6.12).
+fs_probes() {
+	fp_lines=$(grep -E ' security_inode_(create|mkdir|mknod|symlink|link|rename)\+0x[0-9a-f]+ ' \
+		/sys/kernel/debug/kprobes/list)
+	echo "$(printf '%s\n' "$fp_lines" | grep -c .) disabled $(printf '%s\n' "$fp_lines" | grep -c 'DISABLED')"
+}
+# wait_fs_probes STATE: up to 20 s for fs_probes to say STATE; prints it.
+wait_fs_probes() {
+	wf_n=0
+	while [ "$(fs_probes)" != "$1" ] && [ $wf_n -lt 40 ]; do
+		sleep 0.5
+		wf_n=$((wf_n + 1))
+	done
+	fs_probes
+}
