@@ -89,7 +89,8 @@ EXPORT_SYMBOL_GPL(utf8guard_judge);
  * utf8guard_judge() for callers that write their own log line, such as
  * the netfilter hook (addresses and ports, where utf8guard_judge() would
  * name the task that happens to run the softirq).  Counts and traces
- * exactly as utf8guard_judge().
+ * exactly as utf8guard_judge(); outside task context the trace names no
+ * task (comm "(softirq)" or "(irq)", pid 0).
  *
  * Context: any context.
  * Return: -EILSEQ if @report is a violation and the mode is enforce,

@@ -5,6 +5,11 @@
  *
  *	perf record -e utf8guard:utf8guard_violation
  *	bpftrace -e 'tracepoint:utf8guard:utf8guard_violation { ... }'
+ *
+ * comm and pid name the task that made the check.  A check made outside
+ * task context (the netfilter hook runs in softirq, on whatever task the
+ * softirq interrupted) has no such task: comm is "(softirq)" or "(irq)"
+ * and pid 0.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM utf8guard
@@ -12,6 +17,7 @@
 #if !defined(_UTF8GUARD_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _UTF8GUARD_TRACE_H
 
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -39,8 +45,14 @@ TRACE_EVENT(utf8guard_violation,
 	TP_fast_assign(
 		strscpy(__entry->operation, operation,
 			UTF8GUARD_TRACE_OPERATION_LEN);
-		memcpy(__entry->comm, current->comm, TASK_COMM_LEN);
-		__entry->pid = task_pid_nr(current);
+		if (in_task()) {
+			memcpy(__entry->comm, current->comm, TASK_COMM_LEN);
+			__entry->pid = task_pid_nr(current);
+		} else {
+			strscpy(__entry->comm, in_serving_softirq() ?
+				"(softirq)" : "(irq)", TASK_COMM_LEN);
+			__entry->pid = 0;
+		}
 		__entry->mode = mode;
 		__entry->offset = report->offset;
 		__entry->length = report->length;

@@ -16,7 +16,10 @@
  * its carries.
  *
  * Flows that never split a character, and never met a busy socket, take
- * no memory.  One spinlock guards the table.
+ * no memory.  One spinlock guards the table, whose size follows flows_max
+ * (a bucket per two flows, 16 to 2^20 buckets).  Expiry and namespace exit
+ * unlink entries under the lock and free them after it, at most
+ * FLOW_BATCH per hold.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,7 +27,11 @@
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/list.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/random.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -32,8 +39,10 @@
 
 #include "net_hook.h"
 
-#define FLOW_HASH_BITS 10
+#define FLOW_HASH_BITS_MIN 4
+#define FLOW_HASH_BITS_MAX 20
 #define FLOW_GC_INTERVAL (10 * HZ)
+#define FLOW_BATCH 256
 #define FLOW_CARRIES 8
 
 struct flow {
@@ -50,7 +59,8 @@ struct flow {
 	} carry[FLOW_CARRIES];
 };
 
-static struct hlist_head table[1 << FLOW_HASH_BITS];
+static struct hlist_head *table;
+static unsigned int hash_bits;
 static LIST_HEAD(lru);
 static DEFINE_SPINLOCK(flows_lock);
 static unsigned int flows;	/* under flows_lock; read with READ_ONCE */
@@ -63,7 +73,7 @@ static struct delayed_work gc_work;
 static u32 flow_hash(const struct net_flow_key *key)
 {
 	return hash_32(jhash2((const u32 *)key, sizeof(*key) / sizeof(u32),
-			      hash_seed), FLOW_HASH_BITS);
+			      hash_seed), hash_bits);
 }
 
 /* Keys are compared and hashed whole: callers zero them first. */
@@ -75,6 +85,22 @@ static struct flow *lookup(const struct net_flow_key *key, u32 hash)
 		if (!memcmp(&flow->key, key, sizeof(*key)))
 			return flow;
 	return NULL;
+}
+
+/* Under flows_lock: out of the table, onto @dead (freed by free_dead()). */
+static void unlink_flow(struct flow *flow, struct list_head *dead)
+{
+	hlist_del(&flow->node);
+	list_move(&flow->lru, dead);
+	WRITE_ONCE(flows, flows - 1);
+}
+
+static void free_dead(struct list_head *dead)
+{
+	struct flow *flow, *next;
+
+	list_for_each_entry_safe(flow, next, dead, lru)
+		kmem_cache_free(flow_cache, flow);
 }
 
 static void remove_flow(struct flow *flow)
@@ -276,43 +302,91 @@ unsigned int net_flows_max(void)
 	return flows_max;
 }
 
-/* Remove the entries of @net (NULL: all), after its hooks are gone. */
+/*
+ * Remove the entries of @net (NULL: all), after its hooks are gone, so no
+ * new ones come.  Each hold of the lock unlinks at most FLOW_BATCH; the
+ * walk starts again from the oldest, past nothing it kept (the entries of
+ * other namespaces are only stepped over).
+ */
 void net_flows_flush_net(const struct net *net)
 {
 	struct flow *flow, *next;
+	unsigned int unlinked;
+	LIST_HEAD(dead);
 
-	spin_lock_bh(&flows_lock);
-	list_for_each_entry_safe(flow, next, &lru, lru)
-		if (!net || flow->key.net == net)
-			remove_flow(flow);
-	spin_unlock_bh(&flows_lock);
+	do {
+		unlinked = 0;
+		spin_lock_bh(&flows_lock);
+		list_for_each_entry_safe(flow, next, &lru, lru) {
+			if (net && flow->key.net != net)
+				continue;
+			unlink_flow(flow, &dead);
+			if (++unlinked == FLOW_BATCH)
+				break;
+		}
+		spin_unlock_bh(&flows_lock);
+		free_dead(&dead);
+		INIT_LIST_HEAD(&dead);
+		cond_resched();
+	} while (unlinked == FLOW_BATCH);
 }
 
-/* Expire idle entries; the LRU list is in order of last use. */
+/*
+ * Expire idle entries; the LRU list is in order of last use, so the
+ * expired ones are at its head.  At most FLOW_BATCH per hold of the lock.
+ */
 static void gc(struct work_struct *work)
 {
 	struct flow *flow, *next;
 	unsigned long now = jiffies;
+	unsigned int unlinked;
+	LIST_HEAD(dead);
 
-	spin_lock_bh(&flows_lock);
-	list_for_each_entry_safe(flow, next, &lru, lru) {
-		if (time_before(now, flow->last_used + flows_timeout))
-			break;
-		remove_flow(flow);
-		net_count(NET_EXPIRED);
-	}
-	spin_unlock_bh(&flows_lock);
+	do {
+		unlinked = 0;
+		spin_lock_bh(&flows_lock);
+		list_for_each_entry_safe(flow, next, &lru, lru) {
+			if (time_before(now, flow->last_used + flows_timeout))
+				break;
+			unlink_flow(flow, &dead);
+			net_count(NET_EXPIRED);
+			if (++unlinked == FLOW_BATCH)
+				break;
+		}
+		spin_unlock_bh(&flows_lock);
+		free_dead(&dead);
+		INIT_LIST_HEAD(&dead);
+		cond_resched();
+	} while (unlinked == FLOW_BATCH);
 	schedule_delayed_work(&gc_work, FLOW_GC_INTERVAL);
+}
+
+/* A bucket per two flows, within FLOW_HASH_BITS_MIN..FLOW_HASH_BITS_MAX. */
+static unsigned int hash_bits_for(unsigned int max)
+{
+	return clamp_t(unsigned int, order_base_2(max) - 1,
+		       FLOW_HASH_BITS_MIN, FLOW_HASH_BITS_MAX);
+}
+
+unsigned int net_flows_buckets(void)
+{
+	return 1U << hash_bits;
 }
 
 int net_flows_init(unsigned int max, unsigned int timeout_seconds)
 {
 	unsigned int k;
 
-	flow_cache = KMEM_CACHE(flow, 0);
-	if (!flow_cache)
+	hash_bits = hash_bits_for(max);
+	table = kvcalloc(1U << hash_bits, sizeof(*table), GFP_KERNEL);
+	if (!table)
 		return -ENOMEM;
-	for (k = 0; k < ARRAY_SIZE(table); k++)
+	flow_cache = KMEM_CACHE(flow, 0);
+	if (!flow_cache) {
+		kvfree(table);
+		return -ENOMEM;
+	}
+	for (k = 0; k < (1U << hash_bits); k++)
 		INIT_HLIST_HEAD(&table[k]);
 	flows_max = max;
 	flows_timeout = timeout_seconds * HZ;
@@ -328,4 +402,5 @@ void net_flows_exit(void)
 	cancel_delayed_work_sync(&gc_work);
 	net_flows_flush_net(NULL);
 	kmem_cache_destroy(flow_cache);
+	kvfree(table);
 }

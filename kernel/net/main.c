@@ -78,9 +78,9 @@ static int __init utf8guard_nf_init(void)
 	ports = kmalloc(NET_PORTS_TEXT_MAX, GFP_KERNEL);
 	if (ports)
 		net_format_ports(ports, NET_PORTS_TEXT_MAX);
-	pr_info("%s hooked IPv4 and IPv6 local-in and forward; enabled %d, ports \"%s\", forward %d, flows_max %u\n",
+	pr_info("%s hooked IPv4 and IPv6 local-in and forward; enabled %d, ports \"%s\", forward %d, flows_max %u (%u hash buckets)\n",
 		UTF8GUARD_VERSION, net_enabled(), ports ? ports : "?",
-		net_forward(), flows_max_param);
+		net_forward(), flows_max_param, net_flows_buckets());
 	kfree(ports);
 	return 0;
 

@@ -150,6 +150,7 @@ int net_flow_store(const struct net_flow_key *key, u32 seq, const u8 *carry,
 void net_flow_forget(const struct net_flow_key *key);
 unsigned int net_flows_count(void);
 unsigned int net_flows_max(void);
+unsigned int net_flows_buckets(void);
 
 /**
  * struct net_packet - where the L4 payload of a packet is, and whose it is

@@ -22,6 +22,7 @@
  *   tcp-many ADDR PORT COUNT HEX1 HEX2
  *	COUNT connections; HEX1 on each in turn, then HEX2 on each in turn,
  *	each awaited: "ok-conns A stalled-conns B first-stalled F last-ok L".
+ *	--pause-before-last MS sleeps between the two rounds.
  *   tcp-ooo ADDR PORT PREFIX HEX
  *	IPv4: HEX injected over a raw socket as the segment after PREFIX,
  *	before PREFIX is sent (out of order; sequence numbers read in TCP
@@ -51,7 +52,7 @@
  * reset (SO_LINGER 0) at the end, so the kernel stops retransmitting.
  *
  * tcp only: --pause-before-last MS sleeps before the last chunk (to let a
- * flow expire); --sendfile sends the --size payload from a deleted file
+ * flow expire; tcp-many too, before HEX2); --sendfile sends the --size payload from a deleted file
  * in /tmp with sendfile(2).  At the first stall --signal-file PATH is
  * created (for a shell loop to notice) and the stalled chunk gets
  * --then-wait MS more; if it arrives, the later chunks are sent as usual.
@@ -183,7 +184,8 @@ static const char usage_text[] =
 	"  --size N                udp, tcp with HEX -: N bytes of valid UTF-8\n"
 	"  --bad-at K              with --size: bytes K, K+1 become c0 ae\n"
 	"  --sendfile              tcp --size: send with sendfile(2)\n"
-	"  --pause-before-last MS  tcp: sleep before the last chunk\n"
+	"  --pause-before-last MS  tcp: sleep before the last chunk;\n"
+	"                          tcp-many: before HEX2\n"
 	"  --then-wait MS          tcp: after a stall, wait MS more for it\n"
 	"  --signal-file PATH      tcp: create PATH when a chunk stalls\n"
 	"  --burst-pause US        udp-flood: sleep US after every 64 datagrams\n"
@@ -982,6 +984,8 @@ static int cmd_tcp_many(char **arg)
 	for (k = 0; k < count; k++)
 		transfer(&pair[k], &s[k], first.len,
 			 now_ms() + opt.timeout_ms);
+	if (opt.pause_ms)
+		sleep_ms(opt.pause_ms);
 	for (k = 0; k < count; k++)
 		count_outcome(&t, k, transfer(&pair[k], &s[k], both.len,
 					      now_ms() + opt.timeout_ms));
@@ -1486,7 +1490,7 @@ static const struct command {
 } commands[] = {
 	{ "udp", cmd_udp, 3, OPT_COMMON | OPT_PAYLOAD | OPT_UDP, MAX_DATAGRAM },
 	{ "tcp", cmd_tcp, 3, OPT_COMMON | OPT_PAYLOAD | OPT_TCP, MAX_STREAM },
-	{ "tcp-many", cmd_tcp_many, 5, OPT_COMMON, 0 },
+	{ "tcp-many", cmd_tcp_many, 5, OPT_COMMON | OPT_PAUSE, 0 },
 	{ "tcp-ooo", cmd_tcp_ooo, 4, OPT_TIMEOUT, 0 },
 	{ "tcp-inject", cmd_tcp_inject, 3, OPT_TIMEOUT, 0 },
 	{ "udp-flood", cmd_udp_flood, 3, OPT_COMMON | OPT_BURST_PAUSE, 0 },

@@ -152,7 +152,7 @@ early=/proc/$early_pid/ns/net
 expect_status "insmod utf8guard.ko" 0 insmod "$mods/utf8guard.ko"
 expect_status "insmod utf8guard_nf.ko" 0 insmod "$mods/utf8guard_nf.ko"
 expect_match "load line" \
-	'utf8guard_nf: 0\.[0-9.]+ hooked IPv4 and IPv6 local-in and forward; enabled 1, ports "", forward 0, flows_max 16384' \
+	'utf8guard_nf: 0\.[0-9.]+ hooked IPv4 and IPv6 local-in and forward; enabled 1, ports "", forward 0, flows_max 16384 \(8192 hash buckets\)$' \
 	"$(dmesg | grep 'utf8guard_nf: .* hooked' | tail -n 1)"
 
 # --- sysfs files ------------------------------------------------------------
@@ -279,6 +279,26 @@ run "udp ::1: the log line" "$(want dropped surrogate)" dropped -- \
 expect_match "log: IPv6 addresses in brackets" \
 	'utf8guard_nf: dropped udp \[::1\]:[0-9]+ -> \[::1\]:5140: surrogate at payload offset 1: 61 \[ed\] a0 80$' \
 	"$(log_since)"
+# The tracepoint: the check runs in softirq, on whatever task it
+# interrupted (often the sender itself), so it names no task.
+tr=/sys/kernel/tracing
+[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null
+ev=$tr/events/utf8guard/utf8guard_violation
+if [ -d $ev ]; then
+	echo > $tr/trace
+	echo 1 > $ev/enable
+	run "udp: traced" "$(want dropped overlong)" dropped -- \
+		udp 127.0.0.1 5140 2fc0ae2f
+	echo 0 > $ev/enable
+	trace=$(cat $tr/trace)
+	expect_match "tracepoint: a softirq check names no task" \
+		'utf8guard_violation: op=udp comm=\(softirq\) pid=0 mode=enforce reason=overlong offset=1 length=1 codepoint=0x2e shadow_length=2 path_trick=1' \
+		"$trace"
+	expect_no_match "tracepoint: not the sender's name" 'comm=net_op' \
+		"$trace"
+else
+	fail "tracepoint utf8guard:utf8guard_violation exists in $tr/events"
+fi
 
 # --- characters split across TCP segments ------------------------------------
 for a in 127.0.0.1 ::1; do
@@ -532,6 +552,9 @@ expect_eq "stats/reset zeroes every counter" "" "$nonzero"
 expect_status "rmmod utf8guard_nf" 0 rmmod utf8guard_nf
 expect_status "insmod flows_max=16" 0 insmod "$mods/utf8guard_nf.ko" \
 	ports=tcp:8080 flows_max=16
+expect_match "flows_max=16: the smallest table, 16 buckets" \
+	'flows_max 16 \(16 hash buckets\)$' \
+	"$(dmesg | grep 'utf8guard_nf: .* hooked' | tail -n 1)"
 snap s0
 out=$(op tcp-many --timeout 1000 127.0.0.1 8080 20 e0 a080)
 snap s1
@@ -544,6 +567,15 @@ for bad in flows_max=15 flows_max=4194305 flow_timeout=9 flow_timeout=86401 \
 	ports=tcp:0 ports=sctp:1; do
 	expect_failure "insmod $bad refused" insmod "$mods/utf8guard_nf.ko" "$bad"
 done
+for max in 100000:65536 4194304:1048576; do
+	expect_status "insmod flows_max=${max%:*}" 0 \
+		insmod "$mods/utf8guard_nf.ko" "flows_max=${max%:*}"
+	expect_match "flows_max=${max%:*}: ${max#*:} buckets" \
+		"flows_max ${max%:*} \\(${max#*:} hash buckets\\)\$" \
+		"$(dmesg | grep 'utf8guard_nf: .* hooked' | tail -n 1)"
+	expect_eq "flows_max=${max%:*} in sysfs" "${max%:*}" "$(cat $net/flows_max)"
+	expect_status "rmmod utf8guard_nf" 0 rmmod utf8guard_nf
+done
 expect_status "insmod flow_timeout=10" 0 insmod "$mods/utf8guard_nf.ko" \
 	ports=tcp:8080 flow_timeout=10
 snap s0
@@ -551,6 +583,15 @@ out=$(op tcp --timeout 1500 --pause-before-last 25000 127.0.0.1 8080 e0,a080)
 snap s1
 expect_eq "idle flow expired: its continuation stalls" "stalled 1" "$out"
 expect_match "expired +1" '(^| )expired\+1( |$)' "$(delta)"
+# More idle flows than one hold of the lock expires (256): all go.
+snap s0
+out=$(op tcp-many --timeout 100 --pause-before-last 25000 127.0.0.1 8080 \
+	260 e0 a080)
+snap s1
+expect_eq "260 idle flows expired: every continuation stalls" \
+	"ok-conns 0 stalled-conns 260 first-stalled 0 last-ok -1" "$out"
+expect_match "expired +260" '(^| )expired\+260( |$)' "$(delta)"
+expect_eq "flows 0 after expiry" 0 "$(cat $net/flows)"
 
 # --- unload and load while traffic flows ---------------------------------------
 # The floods run until killed after the cycles (a day at most): an rmmod
