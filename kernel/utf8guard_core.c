@@ -197,22 +197,67 @@ static inline u64 dfa_block(u64 state, const u8 *p)
 }
 
 /*
+ * Two blocks at once, from a character boundary at @p: the DFA over
+ * p[0..16) and, on a second chain that does not wait for the first, over
+ * the 16 bytes from the first character start at or after p + 16 (the 0
+ * to 3 continuation bytes before it finish the first chain).  Sound
+ * because a character start only follows an accepting state: if the
+ * first chain does not accept there, the bytes are ill-formed.  Returns
+ * the state after the second block (DFA_ERROR for any error) and sets
+ * @end to where that is.  Needs 2 * DFA_BLOCK + 3 bytes at @p.
+ */
+static inline u64 dfa_block_pair(const u8 *p, size_t *end)
+{
+	const u8 *q = p + DFA_BLOCK;
+	u64 first = DFA_ACCEPT, second = DFA_ACCEPT;
+	unsigned int k;
+
+	while (is_continuation(*q)) {
+		if (q == p + DFA_BLOCK + 3)
+			return DFA_ERROR;	/* four in a row */
+		q++;
+	}
+#pragma GCC unroll 16
+	for (k = 0; k < DFA_BLOCK; k++) {
+		first = dfa_row[p[k]] >> (first & DFA_MASK);
+		second = dfa_row[q[k]] >> (second & DFA_MASK);
+	}
+	for (k = DFA_BLOCK; p + k < q; k++)
+		first = dfa_row[p[k]] >> (first & DFA_MASK);
+	if ((first & DFA_MASK) != DFA_ACCEPT)
+		return DFA_ERROR;
+	*end = q - p + DFA_BLOCK;
+	return second & DFA_MASK;
+}
+
+/*
  * The scalar path: the length of the longest prefix of @buf made of whole
  * well-formed sequences.  Whole blocks of ASCII are skipped a word at a
- * time, other blocks go through the DFA, which is only looked at once per
- * block; the block that fails and the last, short one are walked again
- * byte by byte from the last character boundary to find the exact end.
+ * time, other blocks go through the DFA, two at once from a character
+ * boundary, which is only looked at once per block; the block that fails
+ * and the last, short one are walked again byte by byte from the last
+ * character boundary to find the exact end.
  */
 static size_t scalar_prefix(const u8 *buf, size_t len)
 {
 	size_t boundary = 0;
 	size_t i = 0;
+	size_t step;
 	u64 state = DFA_ACCEPT;
 
 	while (len - i >= DFA_BLOCK) {
 		if (state == DFA_ACCEPT && block_is_ascii(buf + i)) {
 			i += DFA_BLOCK;
 			boundary = i;
+			continue;
+		}
+		if (state == DFA_ACCEPT && len - i >= 2 * DFA_BLOCK + 3) {
+			state = dfa_block_pair(buf + i, &step);
+			if (state == DFA_ERROR)
+				break;
+			i += step;
+			boundary = state == DFA_ACCEPT ? i :
+				   utf8guard_last_char_start(buf, i);
 			continue;
 		}
 		state = dfa_block(state, buf + i);

@@ -44,9 +44,13 @@ static const struct {
 	{ "U+1F600", { 0xF0, 0x9F, 0x98, 0x80 }, 4 },
 };
 
-/* Offsets of the string: around the ends of the first two blocks. */
+/*
+ * Offsets of the string: around the ends of the first two blocks, and
+ * where the second of a pair of blocks may start (the first character
+ * start at 16 to 19) and end (32 to 35).
+ */
 static const size_t offsets[] = {
-	11, 12, 13, 14, 15, 16, 17, 27, 28, 29, 30, 31, 32, 33,
+	11, 12, 13, 14, 15, 16, 17, 18, 19, 27, 28, 29, 30, 31, 32, 33, 34, 35,
 };
 
 /*
