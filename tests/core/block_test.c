@@ -7,9 +7,10 @@
  * per block).  Here every string of 1 to 4 bytes over an alphabet of the
  * boundary values of RFC 3629's table (00, 7F, 80, 8F, 90, 9F, A0, BF, C0,
  * C1, C2, DF, E0, E1, EC, ED, EE, EF, F0, F1, F3, F4, F5, FE, FF, and 41)
- * is put at every offset around the first and second block boundary of a
- * 48-byte buffer, between fillers of 1-, 2-, 3- and 4-byte characters
- * (padded with ASCII to the offset), and the first error and the full error
+ * is put at every offset around the first and second block boundary of an
+ * 80-byte buffer (long enough for the scalar path's pairs of blocks),
+ * between fillers of 1-, 2-, 3- and 4-byte characters (padded with ASCII
+ * to the offset), and the first error and the full error
  * list are compared with the reference; every 7th buffer also gets the
  * stream, cut at three places.
  *
@@ -22,7 +23,7 @@
 #include "array_size.h"
 #include "differential.h"
 
-#define BUFFER_LENGTH 48
+#define BUFFER_LENGTH 80
 #define MAX_STRING 4
 #define MAX_PRINTED 10
 
