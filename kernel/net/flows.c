@@ -303,39 +303,13 @@ unsigned int net_flows_max(void)
 }
 
 /*
- * Remove the entries of @net (NULL: all), after its hooks are gone, so no
- * new ones come.  Each hold of the lock unlinks at most FLOW_BATCH; the
- * walk starts again from the oldest, past nothing it kept (the entries of
- * other namespaces are only stepped over).
+ * Unlink entries, oldest first, and free them after the lock, at most
+ * FLOW_BATCH per hold of it: those of @net (NULL: of every namespace), and
+ * with @idle_only only those idle for flow_timeout (counted as expired),
+ * which are at the head of the LRU list.  Another pass starts from the
+ * head while a batch was full; it only steps over what it keeps.
  */
-void net_flows_flush_net(const struct net *net)
-{
-	struct flow *flow, *next;
-	unsigned int unlinked;
-	LIST_HEAD(dead);
-
-	do {
-		unlinked = 0;
-		spin_lock_bh(&flows_lock);
-		list_for_each_entry_safe(flow, next, &lru, lru) {
-			if (net && flow->key.net != net)
-				continue;
-			unlink_flow(flow, &dead);
-			if (++unlinked == FLOW_BATCH)
-				break;
-		}
-		spin_unlock_bh(&flows_lock);
-		free_dead(&dead);
-		INIT_LIST_HEAD(&dead);
-		cond_resched();
-	} while (unlinked == FLOW_BATCH);
-}
-
-/*
- * Expire idle entries; the LRU list is in order of last use, so the
- * expired ones are at its head.  At most FLOW_BATCH per hold of the lock.
- */
-static void gc(struct work_struct *work)
+static void remove_in_batches(const struct net *net, bool idle_only)
 {
 	struct flow *flow, *next;
 	unsigned long now = jiffies;
@@ -346,10 +320,14 @@ static void gc(struct work_struct *work)
 		unlinked = 0;
 		spin_lock_bh(&flows_lock);
 		list_for_each_entry_safe(flow, next, &lru, lru) {
-			if (time_before(now, flow->last_used + flows_timeout))
-				break;
+			if (idle_only &&
+			    time_before(now, flow->last_used + flows_timeout))
+				break;	/* the rest were used later */
+			if (net && flow->key.net != net)
+				continue;
 			unlink_flow(flow, &dead);
-			net_count(NET_EXPIRED);
+			if (idle_only)
+				net_count(NET_EXPIRED);
 			if (++unlinked == FLOW_BATCH)
 				break;
 		}
@@ -358,6 +336,17 @@ static void gc(struct work_struct *work)
 		INIT_LIST_HEAD(&dead);
 		cond_resched();
 	} while (unlinked == FLOW_BATCH);
+}
+
+/* Remove the entries of @net (NULL: all), after its hooks are gone. */
+void net_flows_flush_net(const struct net *net)
+{
+	remove_in_batches(net, false);
+}
+
+static void gc(struct work_struct *work)
+{
+	remove_in_batches(NULL, true);
 	schedule_delayed_work(&gc_work, FLOW_GC_INTERVAL);
 }
 
