@@ -612,7 +612,16 @@ while [ $n -lt "$cycles" ]; do
 	ok=$((ok + 1))
 done
 expect_eq "$cycles unload/load cycles under UDP traffic" "$cycles" "$ok"
+# The last load counts from 0, and on the debug kernel the flood pauses:
+# give it up to 20 s to reach the new hooks (the fresh-clone vm-test once
+# read 0 right after the load).
+n=0
+while [ "$(cat $net/stats/checked)" = 0 ] && [ $n -lt 100 ]; do
+	sleep 0.2
+	n=$((n + 1))
+done
 expect_match "the flood was checked" '^[1-9]' "$(cat $net/stats/checked)"
+expect_status "both floods still running" 0 kill -0 $flood $flood6
 kill $flood $flood6 2>/dev/null
 wait $flood $flood6 2>/dev/null
 
