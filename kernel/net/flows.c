@@ -87,12 +87,18 @@ static struct flow *lookup(const struct net_flow_key *key, u32 hash)
 	return NULL;
 }
 
-/* Under flows_lock: out of the table, onto @dead (freed by free_dead()). */
-static void unlink_flow(struct flow *flow, struct list_head *dead)
+/* Under flows_lock: out of the table and the LRU list. */
+static void unlink_flow(struct flow *flow)
 {
 	hlist_del(&flow->node);
-	list_move(&flow->lru, dead);
+	list_del(&flow->lru);
 	WRITE_ONCE(flows, flows - 1);
+}
+
+static void remove_flow(struct flow *flow)
+{
+	unlink_flow(flow);
+	kmem_cache_free(flow_cache, flow);
 }
 
 static void free_dead(struct list_head *dead)
@@ -101,14 +107,6 @@ static void free_dead(struct list_head *dead)
 
 	list_for_each_entry_safe(flow, next, dead, lru)
 		kmem_cache_free(flow_cache, flow);
-}
-
-static void remove_flow(struct flow *flow)
-{
-	hlist_del(&flow->node);
-	list_del(&flow->lru);
-	WRITE_ONCE(flows, flows - 1);
-	kmem_cache_free(flow_cache, flow);
 }
 
 static void touch(struct flow *flow)
@@ -325,7 +323,8 @@ static void remove_in_batches(const struct net *net, bool idle_only)
 				break;	/* the rest were used later */
 			if (net && flow->key.net != net)
 				continue;
-			unlink_flow(flow, &dead);
+			unlink_flow(flow);
+			list_add(&flow->lru, &dead);
 			if (idle_only)
 				net_count(NET_EXPIRED);
 			if (++unlinked == FLOW_BATCH)
@@ -364,9 +363,8 @@ unsigned int net_flows_buckets(void)
 
 int net_flows_init(unsigned int max, unsigned int timeout_seconds)
 {
-	unsigned int k;
-
 	hash_bits = hash_bits_for(max);
+	/* Zeroed: every bucket an empty hlist_head. */
 	table = kvcalloc(1U << hash_bits, sizeof(*table), GFP_KERNEL);
 	if (!table)
 		return -ENOMEM;
@@ -375,8 +373,6 @@ int net_flows_init(unsigned int max, unsigned int timeout_seconds)
 		kvfree(table);
 		return -ENOMEM;
 	}
-	for (k = 0; k < (1U << hash_bits); k++)
-		INIT_HLIST_HEAD(&table[k]);
 	flows_max = max;
 	flows_timeout = timeout_seconds * HZ;
 	hash_seed = get_random_u32();

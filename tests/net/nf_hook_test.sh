@@ -43,6 +43,8 @@ op() {
 	"$net_op" "$op_cmd" --timeout "$tmo" "$@"
 }
 # w, hex, set_file, mark and log_since come from vm-lib.sh.
+# load_line: the last load's log line of utf8guard_nf.
+load_line() { dmesg | grep 'utf8guard_nf: .* hooked' | tail -n 1; }
 setmode() { set_file $sys/mode "$1"; }
 netstate() {
 	printf '%s|%s|%s' "$(cat $net/enabled)" "$(cat $net/ports)" \
@@ -153,7 +155,7 @@ expect_status "insmod utf8guard.ko" 0 insmod "$mods/utf8guard.ko"
 expect_status "insmod utf8guard_nf.ko" 0 insmod "$mods/utf8guard_nf.ko"
 expect_match "load line" \
 	'utf8guard_nf: 0\.[0-9.]+ hooked IPv4 and IPv6 local-in and forward; enabled 1, ports "", forward 0, flows_max 16384 \(8192 hash buckets\)$' \
-	"$(dmesg | grep 'utf8guard_nf: .* hooked' | tail -n 1)"
+	"$(load_line)"
 
 # --- sysfs files ------------------------------------------------------------
 contract="enabled ports forward flows flows_max stats/reset"
@@ -554,7 +556,7 @@ expect_status "insmod flows_max=16" 0 insmod "$mods/utf8guard_nf.ko" \
 	ports=tcp:8080 flows_max=16
 expect_match "flows_max=16: the smallest table, 16 buckets" \
 	'flows_max 16 \(16 hash buckets\)$' \
-	"$(dmesg | grep 'utf8guard_nf: .* hooked' | tail -n 1)"
+	"$(load_line)"
 snap s0
 out=$(op tcp-many --timeout 1000 127.0.0.1 8080 20 e0 a080)
 snap s1
@@ -572,7 +574,7 @@ for max in 100000:65536 4194304:1048576; do
 		insmod "$mods/utf8guard_nf.ko" "flows_max=${max%:*}"
 	expect_match "flows_max=${max%:*}: ${max#*:} buckets" \
 		"flows_max ${max%:*} \\(${max#*:} hash buckets\\)\$" \
-		"$(dmesg | grep 'utf8guard_nf: .* hooked' | tail -n 1)"
+		"$(load_line)"
 	expect_eq "flows_max=${max%:*} in sysfs" "${max%:*}" "$(cat $net/flows_max)"
 	expect_status "rmmod utf8guard_nf" 0 rmmod utf8guard_nf
 done
