@@ -31,6 +31,8 @@
 typedef u8 VEC_NAME(vec) __attribute__((vector_size(VEC_BYTES)));
 
 #define VEC_PER_BLOCK (UTF8GUARD_VECTOR_BLOCK / VEC_BYTES)
+/* Bytes per test of the accumulated errors while none is seen. */
+#define VEC_GROUP (4 * UTF8GUARD_VECTOR_BLOCK)
 
 static inline __attribute__((target(VEC_TARGET)))
 VEC_NAME(vec) VEC_NAME(load)(const u8 *p)
@@ -98,7 +100,10 @@ VEC_NAME(vec) VEC_NAME(incomplete)(const u8 *p)
 	return VEC_SUB_SAT(VEC_NAME(load)(p), last);
 }
 
-/* The errors of the 64-byte block at @p; 3 readable bytes before it. */
+/*
+ * The errors of the 64-byte block at @p; 3 readable bytes before it
+ * (VEC_BYTES for an ASCII block).
+ */
 static inline __attribute__((target(VEC_TARGET)))
 VEC_NAME(vec) VEC_NAME(block)(const u8 *p)
 {
@@ -107,6 +112,8 @@ VEC_NAME(vec) VEC_NAME(block)(const u8 *p)
 	VEC_NAME(vec) error = { 0 };
 	unsigned int k;
 
+	/* Unrolled, so that in[] stays in registers. */
+#pragma GCC unroll 4
 	for (k = 0; k < VEC_PER_BLOCK; k++) {
 		in[k] = VEC_NAME(load)(p + k * VEC_BYTES);
 		any |= in[k];
@@ -114,9 +121,33 @@ VEC_NAME(vec) VEC_NAME(block)(const u8 *p)
 	/* ASCII: fine unless a sequence was left open before it. */
 	if (!VEC_HIGH_BITS(any))
 		return VEC_NAME(incomplete)(p - VEC_BYTES);
+#pragma GCC unroll 4
 	for (k = 0; k < VEC_PER_BLOCK; k++)
 		error |= VEC_NAME(errors)(p + k * VEC_BYTES, in[k]);
 	return error;
+}
+
+/* True if the 64-byte block at @p holds an error. */
+static inline __attribute__((target(VEC_TARGET)))
+bool VEC_NAME(block_bad)(const u8 *p)
+{
+	return VEC_NONZERO(VEC_NAME(block)(p));
+}
+
+/*
+ * True if the VEC_GROUP bytes at @p hold an error: one test for several
+ * blocks, which the single blocks then narrow down.
+ */
+static inline __attribute__((target(VEC_TARGET)))
+bool VEC_NAME(group_bad)(const u8 *p)
+{
+	VEC_NAME(vec) error = { 0 };
+	unsigned int k;
+
+#pragma GCC unroll 4
+	for (k = 0; k < VEC_GROUP; k += UTF8GUARD_VECTOR_BLOCK)
+		error |= VEC_NAME(block)(p + k);
+	return VEC_NONZERO(error);
 }
 
 /**
@@ -145,12 +176,15 @@ size_t VEC_NAME(prefix)(const u8 *buf, size_t len, bool final, bool *clean)
 		/* NULs before the first block: a boundary, as @buf starts. */
 		__builtin_memset(edge, 0, VEC_BYTES);
 		__builtin_memcpy(edge + VEC_BYTES, buf, UTF8GUARD_VECTOR_BLOCK);
-		if (VEC_NONZERO(VEC_NAME(block)(edge + VEC_BYTES)))
+		if (VEC_NAME(block_bad)(edge + VEC_BYTES))
 			return 0;
 		i = UTF8GUARD_VECTOR_BLOCK;
 	}
+	/* After a group with an error, the blocks one by one find it. */
+	while (len - i >= VEC_GROUP && !VEC_NAME(group_bad)(buf + i))
+		i += VEC_GROUP;
 	for (; len - i >= UTF8GUARD_VECTOR_BLOCK; i += UTF8GUARD_VECTOR_BLOCK)
-		if (VEC_NONZERO(VEC_NAME(block)(buf + i)))
+		if (VEC_NAME(block_bad)(buf + i))
 			return utf8guard_last_char_start(buf, i);
 	if (!final) {
 		*clean = true;
@@ -164,7 +198,7 @@ size_t VEC_NAME(prefix)(const u8 *buf, size_t len, bool final, bool *clean)
 		if (i)
 			__builtin_memcpy(edge, buf + i - VEC_BYTES, VEC_BYTES);
 		__builtin_memcpy(edge + VEC_BYTES, buf + i, len - i);
-		if (VEC_NONZERO(VEC_NAME(block)(edge + VEC_BYTES)))
+		if (VEC_NAME(block_bad)(edge + VEC_BYTES))
 			return i ? utf8guard_last_char_start(buf, i) : 0;
 	} else if (i && VEC_NONZERO(VEC_NAME(incomplete)(buf + i - VEC_BYTES))) {
 		return utf8guard_last_char_start(buf, i);
@@ -174,3 +208,4 @@ size_t VEC_NAME(prefix)(const u8 *buf, size_t len, bool final, bool *clean)
 }
 
 #undef VEC_PER_BLOCK
+#undef VEC_GROUP
