@@ -32,7 +32,7 @@ MODULE_PARM_DESC(policy,
 static char *validator_param;
 module_param_named(validator, validator_param, charp, 0);
 MODULE_PARM_DESC(validator,
-		 "Validator path: auto (the best this CPU offers, default), scalar, sse4.1 or avx2");
+		 "Validator path: auto (the best this CPU offers, default), scalar, sse4.1, avx2 or avx512");
 
 static int __init utf8guard_init(void)
 {

@@ -337,7 +337,7 @@ bool utf8guard_parse_validator(const char *text, size_t len,
 			return true;
 		}
 	}
-	return refuse(error, "unknown validator (auto, scalar, sse4.1, avx2)",
+	return refuse(error, "unknown validator (auto, scalar, sse4.1, avx2, avx512)",
 		      start, length);
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * utf8guard vector validators: SSE4.1 and AVX2 (x86-64 only).
+ * utf8guard vector validators: SSE4.1, AVX2 and AVX-512 (x86-64 only).
  *
  * Compiled verbatim into utf8guard.ko and into utf8guardctl, like the
  * rest of the core.  No intrinsics header: GCC and Clang vector
@@ -33,6 +33,7 @@
 #define QUADS_128 long long __attribute__((vector_size(16)))
 #define CHARS_256 char __attribute__((vector_size(32)))
 #define QUADS_256 long long __attribute__((vector_size(32)))
+#define CHARS_512 char __attribute__((vector_size(64)))
 
 /*
  * The lookup tables, by the nibble they are indexed with: the first
@@ -140,6 +141,42 @@ static const u8 byte_2_high[UTF8GUARD_VECTOR_TABLE] = {
 #define VEC_HIGH_BITS(x) __builtin_ia32_pmovmskb256((CHARS_256)(x))
 #define VEC_SUB_SAT(a, b) SUB_SAT(utf8guard_avx2_vec, 256, a, b)
 #include "utf8guard_vector_body.h"
+#undef VEC_BYTES
+#undef VEC_TARGET
+#undef VEC_NAME
+#undef VEC_LOOKUP
+#undef VEC_NONZERO
+#undef VEC_HIGH_BITS
+#undef VEC_SUB_SAT
+
+/*
+ * AVX-512 (AVX512BW: byte operations on 64 bytes): one vector per block,
+ * byte tests into mask registers.  GCC's byte shuffle and saturating
+ * subtraction builtins take a merge source and a mask, Clang's do not.
+ */
+#define VEC_BYTES	64
+#define VEC_TARGET	"avx512f,avx512bw"
+#define VEC_NAME(x)	utf8guard_avx512_##x
+static const CHARS_512 no_bytes_512;
+#ifdef __clang__
+#define VEC_LOOKUP(table, index) ((utf8guard_avx512_vec) \
+	__builtin_ia32_pshufb512((CHARS_512)(table), (CHARS_512)(index)))
+#define VEC_SUB_SAT(a, b) ((utf8guard_avx512_vec)((a) > (b)) & ((a) - (b)))
+#else
+#define VEC_LOOKUP(table, index) ((utf8guard_avx512_vec) \
+	__builtin_ia32_pshufb512_mask((CHARS_512)(table), \
+				      (CHARS_512)(index), \
+				      no_bytes_512, ~0ULL))
+#define VEC_SUB_SAT(a, b) ((utf8guard_avx512_vec) \
+	__builtin_ia32_psubusb512_mask((CHARS_512)(a), (CHARS_512)(b), \
+				       no_bytes_512, ~0ULL))
+#endif
+/* vpcmpb with predicate 4, "not equal" (to 0). */
+#define VEC_NONZERO(x)	(__builtin_ia32_cmpb512_mask((CHARS_512)(x), \
+						     no_bytes_512, 4, \
+						     ~0ULL) != 0)
+#define VEC_HIGH_BITS(x) __builtin_ia32_cvtb2mask512((CHARS_512)(x))
+#include "utf8guard_vector_body.h"
 
 #endif /* UTF8GUARD_HAVE_VECTOR */
 
@@ -147,6 +184,7 @@ static const char *const isa_names[UTF8GUARD_VECTOR_ISA_COUNT] = {
 	[UTF8GUARD_VECTOR_SCALAR] = "scalar",
 	[UTF8GUARD_VECTOR_SSE41] = "sse4.1",
 	[UTF8GUARD_VECTOR_AVX2] = "avx2",
+	[UTF8GUARD_VECTOR_AVX512] = "avx512",
 };
 
 /* The choice: -1 until made, then an enum utf8guard_vector_isa. */
@@ -157,7 +195,7 @@ static size_t chosen_min_length = UTF8GUARD_VECTOR_MIN_LENGTH;
  * utf8guard_vector_isa_name() - the name of an instruction set
  * @isa: one of enum utf8guard_vector_isa
  *
- * Return: "scalar", "sse4.1" or "avx2"; "?" for anything else.
+ * Return: "scalar", "sse4.1", "avx2" or "avx512"; "?" for anything else.
  */
 const char *utf8guard_vector_isa_name(unsigned int isa)
 {
@@ -182,6 +220,8 @@ bool utf8guard_vector_available(unsigned int isa)
 		return vector_env_has_sse41();
 	case UTF8GUARD_VECTOR_AVX2:
 		return vector_env_has_avx2();
+	case UTF8GUARD_VECTOR_AVX512:
+		return vector_env_has_avx512();
 #endif
 	default:
 		return false;
@@ -222,6 +262,7 @@ bool utf8guard_vector_use(unsigned int isa)
 	__atomic_store_n(&chosen_isa, (int)isa, __ATOMIC_RELAXED);
 	return true;
 }
+UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_use);
 
 /**
  * utf8guard_vector_select() - choose the path the core takes
@@ -260,6 +301,7 @@ unsigned int utf8guard_vector_selected(void)
 	}
 	return (unsigned int)isa;
 }
+UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_selected);
 
 /**
  * utf8guard_vector_prefix() - the vector part of the core's fast path
@@ -296,7 +338,10 @@ size_t utf8guard_vector_prefix(const u8 *buf, size_t len)
 
 		if (!vector_env_begin())
 			break;
-		if (isa == UTF8GUARD_VECTOR_AVX2)
+		if (isa == UTF8GUARD_VECTOR_AVX512)
+			got = utf8guard_avx512_prefix(buf + done, n, final,
+						      &clean);
+		else if (isa == UTF8GUARD_VECTOR_AVX2)
 			got = utf8guard_avx2_prefix(buf + done, n, final, &clean);
 		else
 			got = utf8guard_sse41_prefix(buf + done, n, final,

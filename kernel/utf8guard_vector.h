@@ -54,6 +54,7 @@ enum utf8guard_vector_isa {
 	UTF8GUARD_VECTOR_SCALAR,
 	UTF8GUARD_VECTOR_SSE41,
 	UTF8GUARD_VECTOR_AVX2,
+	UTF8GUARD_VECTOR_AVX512,
 	UTF8GUARD_VECTOR_ISA_COUNT,
 };
 
@@ -72,5 +73,7 @@ size_t utf8guard_sse41_prefix(const u8 *buf, size_t len, bool final,
 			      bool *clean);
 size_t utf8guard_avx2_prefix(const u8 *buf, size_t len, bool final,
 			     bool *clean);
+size_t utf8guard_avx512_prefix(const u8 *buf, size_t len, bool final,
+			       bool *clean);
 
 #endif /* UTF8GUARD_VECTOR_H */

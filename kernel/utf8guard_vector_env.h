@@ -33,6 +33,16 @@ static inline bool vector_env_has_avx2(void)
 	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, NULL);
 }
 
+/* AVX512BW, and the OS saves the mask and upper ZMM registers. */
+static inline bool vector_env_has_avx512(void)
+{
+	return vector_env_has_avx2() &&
+	       boot_cpu_has(X86_FEATURE_AVX512F) &&
+	       boot_cpu_has(X86_FEATURE_AVX512BW) &&
+	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
+				 XFEATURE_MASK_AVX512, NULL);
+}
+
 /* false: use the scalar path this time. */
 static inline bool vector_env_begin(void)
 {
@@ -57,6 +67,13 @@ static inline bool vector_env_has_avx2(void)
 {
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx2");
+}
+
+static inline bool vector_env_has_avx512(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx512f") &&
+	       __builtin_cpu_supports("avx512bw");
 }
 
 static inline bool vector_env_begin(void)

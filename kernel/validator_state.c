@@ -2,8 +2,8 @@
 /*
  * The validator path of utf8guard.ko, chosen by the administrator.
  *
- * Every path (scalar, sse4.1, avx2) gives the same reports, so the choice
- * changes speed, never a verdict; it is not frozen by "locked".  It is
+ * Every path (scalar, sse4.1, avx2, avx512) gives the same reports, so
+ * the choice changes speed, never a verdict; it is not frozen by "locked".  It is
  * there to measure (make bench-nf), and to keep vector code out of
  * softirqs on a machine where that costs more than it saves.
  */
@@ -65,7 +65,7 @@ int validator_state_init(const char *param)
 
 /**
  * validator_state_store() - choose the path from a sysfs write
- * @text: the written bytes: auto, scalar, sse4.1 or avx2
+ * @text: the written bytes: auto, scalar, sse4.1, avx2 or avx512
  * @len: their number
  *
  * Context: process context; takes validator_mutex.

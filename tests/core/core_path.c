@@ -18,7 +18,7 @@ const char *core_path_from_env(const char *program)
 		if (!strcmp(name, utf8guard_vector_isa_name(isa)))
 			break;
 	if (isa == UTF8GUARD_VECTOR_ISA_COUNT) {
-		fprintf(stderr, "%s: UTF8GUARD_CORE_PATH=%s names no path (scalar, sse4.1, avx2)\n",
+		fprintf(stderr, "%s: UTF8GUARD_CORE_PATH=%s names no path (scalar, sse4.1, avx2, avx512)\n",
 			program, name);
 		exit(2);
 	}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Which path of the core a test program runs: the environment's
- * UTF8GUARD_CORE_PATH names one (scalar, sse4.1, avx2), and that path
+ * UTF8GUARD_CORE_PATH names one (scalar, sse4.1, avx2, avx512), and that path
  * then takes every buffer, however short (the default only takes the
  * vector paths from UTF8GUARD_VECTOR_MIN_LENGTH bytes).  Linking
  * core_path.c into a program is enough: a constructor selects the path

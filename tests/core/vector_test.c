@@ -317,6 +317,11 @@ static void contracts(unsigned long count)
 					       buf, len, true, exact);
 				check_contract("avx2", utf8guard_avx2_prefix,
 					       buf, len, false, exact);
+			} else if (paths[k] == UTF8GUARD_VECTOR_AVX512) {
+				check_contract("avx512", utf8guard_avx512_prefix,
+					       buf, len, true, exact);
+				check_contract("avx512", utf8guard_avx512_prefix,
+					       buf, len, false, exact);
 			}
 		}
 	}
