@@ -101,7 +101,7 @@ policy|strict +bidi|mixes a class list with \+/- edits
 fs.enabled|yes|must be 0 or 1: 'yes'
 net.forward|2|must be 0 or 1: '2'
 mode|enforce!|unknown mode
-validator|avx512|invalid value for validator: unknown validator \(auto, scalar, sse4\.1, avx2\): 'avx512' at character 1
+validator|avx1024|invalid value for validator: unknown validator \(auto, scalar, sse4\.1, avx2, avx512\): 'avx1024' at character 1
 validator|avx2 scalar|invalid value for validator: takes one word: 'scalar' at character 6
 fs.fstypes|ext4	tmpfs|byte 0x09 at character 5: values are printable ASCII
 nosuch|1|unknown key 'nosuch' \(keys: mode, policy,

@@ -239,7 +239,7 @@ expect_eq "completion: 'utf8guardctl set mode '" "$(words off audit enforce)" \
 expect_eq "completion: 'utf8guardctl set mode au'" audit \
 	"$(bash_complete utf8guardctl set mode au)"
 expect_eq "completion: 'utf8guardctl set validator '" \
-	"$(words auto scalar sse4.1 avx2)" \
+	"$(words auto scalar sse4.1 avx2 avx512)" \
 	"$(bash_complete utf8guardctl set validator '')"
 # The policy classes are the kernel's (class_names[]).
 classes=$(sed -n 's/^\t\[UTF8GUARD_CLASS_BIT_[A-Z_]*\] = "\([a-z-]*\)",$/\1/p' \

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite utf8guard_vector: the core's vector paths (SSE4.1, AVX2) as
- * compiled into utf8guard.ko, run in the kernel between kernel_fpu_begin()
- * and kernel_fpu_end(), against its scalar path.
+ * KUnit suite utf8guard_vector: the core's vector paths (SSE4.1, AVX2, and
+ * AVX-512 where the CPU has it) as compiled into utf8guard.ko, run in the
+ * kernel between kernel_fpu_begin() and kernel_fpu_end(), against its
+ * scalar path.  The test VM's emulated CPU (TCG) has no AVX-512: there
+ * the suite checks that the path is refused, and the userspace core
+ * suites run the AVX-512 code on the host.
  */
 #include <kunit/test.h>
 #include <linux/bottom_half.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
+#include <asm/cpufeature.h>
 
 #include "utf8guard.h"
 #include "test_utf8_encode.h"
@@ -101,18 +105,47 @@ static void restore_default(void)
 				UTF8GUARD_VECTOR_MIN_LENGTH);
 }
 
-/* The vector paths this CPU has; the test VM's CPU has them all. */
+/*
+ * The vector paths this CPU has: SSE4.1 and AVX2 (qemu -cpu max has
+ * them), AVX-512 exactly when the CPU has AVX512F and AVX512BW; the best
+ * is the last available.
+ */
 static void vector_paths_available(struct kunit *test)
 {
+	bool avx512 = boot_cpu_has(X86_FEATURE_AVX512F) &&
+		      boot_cpu_has(X86_FEATURE_AVX512BW);
 	unsigned int isa;
 
-	for (isa = UTF8GUARD_VECTOR_SSE41; isa < UTF8GUARD_VECTOR_ISA_COUNT;
-	     isa++)
+	for (isa = UTF8GUARD_VECTOR_SSE41; isa <= UTF8GUARD_VECTOR_AVX2; isa++)
 		KUNIT_EXPECT_TRUE_MSG(test, utf8guard_vector_available(isa),
 				      "%s: not offered by this CPU (qemu -cpu max has it)",
 				      utf8guard_vector_isa_name(isa));
+	KUNIT_EXPECT_EQ(test, utf8guard_vector_available(UTF8GUARD_VECTOR_AVX512),
+			avx512);
 	KUNIT_EXPECT_EQ(test, utf8guard_vector_best(),
-			UTF8GUARD_VECTOR_ISA_COUNT - 1);
+			avx512 ? UTF8GUARD_VECTOR_AVX512 : UTF8GUARD_VECTOR_AVX2);
+	kunit_info(test, "avx512: %s", avx512 ? "on this CPU, tested below" :
+		   "not on this CPU (tested by the userspace core suites)");
+}
+
+/* A path this CPU lacks cannot be selected, and the choice stays. */
+static void missing_path_refused(struct kunit *test)
+{
+	unsigned int isa, before = utf8guard_vector_selected();
+	unsigned int missing = 0;
+
+	for (isa = UTF8GUARD_VECTOR_SSE41; isa < UTF8GUARD_VECTOR_ISA_COUNT;
+	     isa++) {
+		if (utf8guard_vector_available(isa))
+			continue;
+		missing++;
+		KUNIT_EXPECT_FALSE(test, utf8guard_vector_select(isa, 0));
+		KUNIT_EXPECT_FALSE(test, utf8guard_vector_use(isa));
+		KUNIT_EXPECT_EQ(test, utf8guard_vector_selected(), before);
+	}
+	KUNIT_EXPECT_FALSE(test, utf8guard_vector_use(UTF8GUARD_VECTOR_ISA_COUNT));
+	KUNIT_EXPECT_EQ(test, utf8guard_vector_selected(), before);
+	kunit_info(test, "%u vector paths missing on this CPU", missing);
 }
 
 /*
@@ -132,6 +165,8 @@ static void vector_prefix_runs_under_fpu(struct kunit *test)
 	fill(buf, len);
 	for (isa = UTF8GUARD_VECTOR_SSE41; isa < UTF8GUARD_VECTOR_ISA_COUNT;
 	     isa++) {
+		if (!utf8guard_vector_available(isa))
+			continue;
 		KUNIT_ASSERT_TRUE(test, utf8guard_vector_select(isa, 0));
 		KUNIT_EXPECT_EQ_MSG(test, utf8guard_vector_prefix(buf, len), len,
 				    "%s in process context",
@@ -202,6 +237,7 @@ static void vector_paths_match_scalar(struct kunit *test)
 
 static struct kunit_case vector_cases[] = {
 	KUNIT_CASE(vector_paths_available),
+	KUNIT_CASE(missing_path_refused),
 	KUNIT_CASE(vector_prefix_runs_under_fpu),
 	KUNIT_CASE(vector_paths_match_scalar),
 	{}

@@ -48,7 +48,7 @@ out=$($cli status --json)
 expect_match "status --json" '^\{"loaded":\{"utf8guard":true,"utf8guard_fs":true,"utf8guard_nf":true\},"version":"[0-9.]+","mode":"enforce","policy":"path-tricks","locked":false,"validator":"(scalar|sse4\.1|avx2)","unicode_version":"[0-9.]+","counters":\{"checked":[0-9]+,' "$out"
 expect_eq "set validator scalar" "validator = scalar" "$($cli set validator scalar 2>&1)"
 expect_match "status shows the validator" '^  validator scalar \(of: [a-z0-9. ]*\[scalar\][a-z0-9. ]*\), Unicode [0-9.]+$' "$($cli status)"
-expect_match "set validator auto: the best path" '^validator = (sse4\.1|avx2)$' "$($cli set validator auto 2>&1)"
+expect_match "set validator auto: the best path" '^validator = (sse4\.1|avx2|avx512)$' "$($cli set validator auto 2>&1)"
 expect_match "status --json fs" '"fs":\{"degraded":false,"enabled":1,"fstypes":"\*","check_symlink_target":1,"missed":0,"unhooked":0,' "$out"
 
 # --- set -------------------------------------------------------------------

@@ -48,8 +48,10 @@ for f in mode:-rw-r--r-- policy:-rw-r--r-- locked:-rw-r--r-- \
 	expect_eq "file mode of ${f%%:*}" "${f#*:}" "$(ls -l "$sys/${f%%:*}" | cut -c1-10)"
 done
 # The validator path the kernel chose is the best this CPU offers (qemu
-# -cpu max offers AVX2).
-if grep -qw avx2 /proc/cpuinfo; then
+# -cpu max offers AVX2; TCG has no AVX-512).
+if grep -qw avx512bw /proc/cpuinfo && grep -qw avx512f /proc/cpuinfo; then
+	path=avx512
+elif grep -qw avx2 /proc/cpuinfo; then
 	path=avx2
 elif grep -qw sse4_1 /proc/cpuinfo; then
 	path=sse4.1
@@ -61,10 +63,12 @@ expect_match "load logged, validator $path" "utf8guard: .* loaded: mode off audi
 # paths: what validator should read with $1 chosen.
 paths() {
 	p_out=
-	for p_isa in scalar sse4.1 avx2; do
+	for p_isa in scalar sse4.1 avx2 avx512; do
 		case $p_isa in
 		sse4.1) grep -qw sse4_1 /proc/cpuinfo || continue ;;
 		avx2) grep -qw avx2 /proc/cpuinfo || continue ;;
+		avx512) grep -qw avx512bw /proc/cpuinfo &&
+			grep -qw avx512f /proc/cpuinfo || continue ;;
 		esac
 		if [ "$p_isa" = "$1" ]; then p_isa="[$p_isa]"; fi
 		p_out="$p_out $p_isa"
@@ -88,7 +92,7 @@ expect_eq "policy +strict +path-tricks" ok "$(w $sys/policy "$(hex '+strict +pat
 expect_eq "policy full list" ok "$(w $sys/policy "$(hex 'strict,path-tricks')")"
 expect_eq "policy reads both" "strict path-tricks" "$(cat $sys/policy)"
 expect_match "mode change logged" 'mode audit -> off \(by guest_write\[[0-9]+\]\)' "$(dmesg)"
-for v in scalar sse4.1 avx2; do
+for v in scalar sse4.1 avx2 avx512; do
 	case " $(paths none) " in *" $v "*) ;; *) continue ;; esac
 	expect_eq "validator $v" ok "$(w $sys/validator "$(hex "$v
 ")")"
@@ -99,8 +103,14 @@ expect_eq "validator auto" ok "$(w $sys/validator "$(hex auto)")"
 expect_eq "validator auto reads $path" "$(paths $path)" "$(cat $sys/validator)"
 expect_match "validator change logged" "validator scalar -> $path \\(by guest_write\\[[0-9]+\\]\\)" "$(dmesg)"
 # (Before the malformed writes below use up the refusals' rate limit.)
-expect_eq "validator avx512 refused" EINVAL "$(w $sys/validator "$(hex avx512)")"
-expect_match "validator refusal logged with the reason" 'validator write refused: unknown validator \(auto, scalar, sse4\.1, avx2\): "avx512"' "$(dmesg)"
+expect_eq "validator avx1024 refused" EINVAL "$(w $sys/validator "$(hex avx1024)")"
+expect_match "validator refusal logged with the reason" 'validator write refused: unknown validator \(auto, scalar, sse4\.1, avx2, avx512\): "avx1024"' "$(dmesg)"
+# A path the kernel knows but this CPU lacks: refused, the path unchanged.
+if [ "$path" != avx512 ]; then
+	expect_eq "validator avx512 refused on a CPU without it" EINVAL "$(w $sys/validator "$(hex avx512)")"
+	expect_match "avx512 refusal logged" 'validator write refused: this CPU does not offer avx512$' "$(dmesg)"
+	expect_eq "validator still reads $path" "$(paths $path)" "$(cat $sys/validator)"
+fi
 
 # --- malformed writes: each -EINVAL, state unchanged ----------------------
 before=$(state)
@@ -128,7 +138,7 @@ done
 for v in 0a "$(hex 2)" "$(hex yes)" "$(hex 1junk)" "$(hex '1 1')" "$(hex 01)" 00 "3100"; do
 	malformed locked "$v" "'$v'"
 done
-for v in 0a "$(hex bogus)" "$(hex AVX2)" "$(hex 'scalar avx2')" "$(hex avx512)" \
+for v in 0a "$(hex bogus)" "$(hex AVX2)" "$(hex 'scalar avx2')" "$(hex avx1024)" \
 	"$(hex '[scalar]')" "$(hex 'sse4')" "$(hex scalar)00" 00 "$(hex auto)c0ae" \
 	"$(hex 'auto,scalar')"; do
 	malformed validator "$v" "'$v'"
@@ -302,8 +312,12 @@ expect_eq "comma-separated parameter" "strict path-tricks" "$(cat $sys/policy)"
 rmmod utf8guard
 expect_failure "insmod with mode=bogus fails" insmod "$mods/utf8guard.ko" mode=bogus
 expect_match "bad parameter explained" 'module parameter mode="bogus": unknown mode' "$(dmesg)"
-expect_failure "insmod with validator=avx512 fails" insmod "$mods/utf8guard.ko" validator=avx512
-expect_match "bad validator parameter explained" 'module parameter validator="avx512": unknown validator' "$(dmesg)"
+expect_failure "insmod with validator=avx1024 fails" insmod "$mods/utf8guard.ko" validator=avx1024
+expect_match "bad validator parameter explained" 'module parameter validator="avx1024": unknown validator' "$(dmesg)"
+if [ "$path" != avx512 ]; then
+	expect_failure "insmod with validator=avx512 fails on a CPU without it" insmod "$mods/utf8guard.ko" validator=avx512
+	expect_match "missing validator parameter explained" 'module parameter validator="avx512": this CPU does not offer avx512$' "$(dmesg)"
+fi
 expect_status "insmod with validator=scalar" 0 insmod "$mods/utf8guard.ko" validator=scalar
 expect_eq "validator from parameter" "$(paths scalar)" "$(cat $sys/validator)"
 expect_match "load line names the chosen validator" 'loaded: mode .*, validator scalar from 256 bytes$' "$(dmesg)"
