@@ -14,7 +14,7 @@
 # the median and spread of the per-round ratios.
 # The CPU is emulated: only the ratio means anything.
 # --validator PATH loads utf8guard.ko with validator=PATH (auto, scalar,
-# sse4.1, avx2; default auto: AVX2 under -cpu max, which TCG emulates at a
+# sse4.1, avx2, avx512; default auto: AVX2 under -cpu max, which TCG emulates at a
 # far higher cost than a real CPU's).
 # Usage: nf-udp.sh [--size BYTES (1400)] [--seconds S (3)] [--rounds R (15)]
 #          [--smp N (1)] [--timeout SECS (900)] [--validator PATH (auto)]
@@ -49,7 +49,7 @@ for v in "$size" "$seconds" "$rounds" "$smp" "$timeout"; do
 	[[ "$v" =~ ^[1-9][0-9]*$ ]] || usage
 done
 ((size <= 65000)) || usage
-[[ "$validator" =~ ^(auto|scalar|sse4\.1|avx2)$ ]] || usage
+[[ "$validator" =~ ^(auto|scalar|sse4\.1|avx2|avx512)$ ]] || usage
 
 mkdir -p "$out"
 "$top/scripts/install-deps.sh"

@@ -88,7 +88,9 @@ ir() {	# ir IMPL FILE UNIT COUNT: total instructions of the program
 }
 if ((callgrind)); then
 	echo "bench: callgrind..." >&2
-	for impl in utf8guard scalar avx2 utf8guard-policy table-dfa; do
+	# valgrind runs no AVX-512 (and hides it from CPUID): the paths it
+	# can run, forced; the single-step count below has the rest.
+	for impl in scalar avx2 table-dfa; do
 		"$out/validate_bench" repeat "$impl" "$out/corpus/ascii-text.bin" 65536 0 2>/dev/null ||
 			continue	# a path this CPU lacks
 		for corpus in ascii-text latin-text cjk-text emoji-text \
@@ -104,10 +106,33 @@ if ((callgrind)); then
 	done
 fi
 
+# Instructions per unit by single-stepping (validate_bench steps): of one
+# pass minus none, on the paths as this CPU runs them, AVX-512 included.
+# About 20 us a step here: only the vector paths and the core as shipped.
+steps=$out/steps.txt
+: >"$steps"
+if ((callgrind)); then
+	echo "bench: single-step instruction counts..." >&2
+	for impl in utf8guard avx2 avx512 utf8guard-policy; do
+		"$out/validate_bench" steps "$impl" "$out/corpus/ascii-name20.bin" 20 0 >/dev/null 2>&1 ||
+			continue	# a path this CPU lacks
+		for corpus in ascii-text latin-text cjk-text emoji-text \
+			ascii-name20 cjk-name60; do
+			unit=65536
+			[[ $corpus == *-name* ]] && unit=${corpus##*-name}
+			file=$out/corpus/$corpus.bin
+			base=$("$out/validate_bench" steps "$impl" "$file" "$unit" 0)
+			full=$("$out/validate_bench" steps "$impl" "$file" "$unit" 1)
+			units=$(($(stat -c %s "$file") / unit))
+			echo "$impl $corpus $unit $base $full $units 1" >>"$steps"
+		done
+	done
+fi
+
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 minlen=$(sed -n 's/^#define UTF8GUARD_VECTOR_MIN_LENGTH \([0-9]*\)$/\1/p' "$top/kernel/utf8guard_vector.h" | tail -n 1)
 awk -v cpu="$cpu" -v samples="$samples" -v rounds="$rounds" -v minlen="$minlen" -f "$top/bench/stats.awk" -f "$top/bench/validate-table.awk" \
-	"$results" "$instructions"
+	"$results" "$instructions" "$steps"
 
 # utf8guardctl check --file on 1 GiB in the page cache, against node.
 echo "bench: utf8guardctl check --file on 1 GiB against node..." >&2

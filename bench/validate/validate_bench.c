@@ -13,8 +13,13 @@
  *   validate_bench repeat IMPL FILE UNIT COUNT
  *	validate FILE's units COUNT times and nothing else (for callgrind:
  *	the instructions of COUNT minus those of 0 are the validation's)
+ *   validate_bench steps IMPL FILE UNIT COUNT
+ *	the number of instructions COUNT passes over FILE's units take,
+ *	counted by single-stepping them (x86-64's trap flag): exact on any
+ *	CPU, and it runs the code valgrind cannot (AVX-512)
  */
 #include <errno.h>
+#include <signal.h>
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +98,7 @@ static const struct implementation {
 	{ "scalar", with_utf8guard, false, UTF8GUARD_VECTOR_SCALAR },
 	{ "sse4.1", with_utf8guard, false, UTF8GUARD_VECTOR_SSE41 },
 	{ "avx2", with_utf8guard, false, UTF8GUARD_VECTOR_AVX2 },
+	{ "avx512", with_utf8guard, false, UTF8GUARD_VECTOR_AVX512 },
 	{ "utf8guard-policy", with_policy, false, AS_SHIPPED },
 	{ "all-classes", with_all_classes, true, AS_SHIPPED },
 	{ "table-dfa", core_bytewise_valid, false, AS_SHIPPED },
@@ -302,6 +308,63 @@ static int repeat(const char *name, const char *path, size_t unit,
 	return 0;
 }
 
+#ifdef __x86_64__
+static volatile uint64_t steps;
+
+static void count_step(int signal)
+{
+	(void)signal;
+	steps++;
+}
+
+/*
+ * With the trap flag set, the CPU raises a debug exception after each
+ * instruction and the kernel sends SIGTRAP; the handler runs without the
+ * flag, and sigreturn sets it again.  What the flag's own setting and
+ * clearing add is the same for every COUNT: the difference of two counts
+ * is exact.
+ */
+static int step(const char *name, const char *path, size_t unit,
+		unsigned long count)
+{
+	const struct implementation *impl = NULL;
+	struct sigaction action = { .sa_handler = count_step };
+	unsigned long k;
+	uint8_t *buf;
+	size_t len;
+	unsigned int i;
+
+	for (i = 0; i < IMPLEMENTATION_COUNT; i++)
+		if (!strcmp(implementations[i].name, name))
+			impl = &implementations[i];
+	if (!impl || !unit || !use_path(impl)) {
+		fprintf(stderr, "validate_bench: no implementation '%s' here, or unit 0\n",
+			name);
+		return 2;
+	}
+	buf = read_file(path, &len);
+	sink += pass(impl, buf, len, unit);	/* page it in, resolve symbols */
+	sigemptyset(&action.sa_mask);
+	if (sigaction(SIGTRAP, &action, NULL))
+		die("cannot handle", "SIGTRAP");
+	steps = 0;
+	__asm__ volatile("pushfq; orq $0x100, (%%rsp); popfq" ::: "memory", "cc");
+	for (k = 0; k < count; k++)
+		sink += pass(impl, buf, len, unit);
+	__asm__ volatile("pushfq; andq $~0x100, (%%rsp); popfq" ::: "memory", "cc");
+	printf("%llu\n", (unsigned long long)steps);
+	free(buf);
+	return 0;
+}
+#else
+static int step(const char *name, const char *path, size_t unit,
+		unsigned long count)
+{
+	fprintf(stderr, "validate_bench: steps needs x86-64\n");
+	return 2;
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	unsigned int samples = 11;
@@ -321,9 +384,13 @@ int main(int argc, char **argv)
 	if (argc == 6 && !strcmp(argv[1], "repeat"))
 		return repeat(argv[2], argv[3], strtoul(argv[4], NULL, 10),
 			      strtoul(argv[5], NULL, 10));
+	if (argc == 6 && !strcmp(argv[1], "steps"))
+		return step(argv[2], argv[3], strtoul(argv[4], NULL, 10),
+			    strtoul(argv[5], NULL, 10));
 	fprintf(stderr,
 		"usage: validate_bench write DIR\n"
 		"       validate_bench time DIR [SAMPLES]\n"
-		"       validate_bench repeat IMPL FILE UNIT COUNT\n");
+		"       validate_bench repeat IMPL FILE UNIT COUNT\n"
+		"       validate_bench steps IMPL FILE UNIT COUNT\n");
 	return 2;
 }
