@@ -71,19 +71,19 @@ function ratio_line(what, num, den, corpora, target, higher_better,    n, c, i, 
 	}
 	printf "  %-52s%s: %s\n", what, text, ok ? "met" : "NOT met"
 }
-function instruction_table(how, count, rows,    nir, irc, nrow, row, m, i) {
+function instruction_table(how, count, rows,    nir, irc, nrow, names, m, i) {
 	printf "\nInstructions (%s): per byte of 64 KiB text, per name\n%-17s", how, "implementation"
 	nir = split("ascii-text latin-text cjk-text emoji-text ascii-name20 cjk-name60", irc, " ")
 	for (i = 1; i <= nir; i++)
 		printf " %12s", irc[i]
 	printf "\n"
-	nrow = split(rows, row, " ")
+	nrow = split(rows, names, " ")
 	for (m = 1; m <= nrow; m++) {
-		if (!((row[m], irc[1]) in count))
+		if (!((names[m], irc[1]) in count))
 			continue	# a path this CPU lacks
-		printf "%-17s", row[m]
+		printf "%-17s", names[m]
 		for (i = 1; i <= nir; i++)
-			printf " %12.2f", count[row[m], irc[i]]
+			printf " %12.2f", count[names[m], irc[i]]
 		printf "\n"
 	}
 }
