@@ -1,16 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 # validate-table.awk - the table of `make bench` (bench/validate.sh).
 # Input files: results ("impl corpus unit valid ns-per-unit" lines, one
-# per round), instructions from callgrind ("impl corpus unit
-# Ir-of-0-passes Ir-of-20-passes units") and from single-stepping (the
-# same with "1" pass as a seventh field).  Each figure shown is the median of the rounds.
+# per round), and instructions from callgrind and from single-stepping
+# ("impl corpus unit count-of-0-passes count-of-N-passes units N").
+# Each figure shown is the median of the rounds.
 # Variables: cpu (model name), samples, rounds.  Needs bench/stats.awk.
 # Exit status 1 when the implementations disagree on a corpus's validity.
 BEGIN {
 	nimpl = split("simdutf utf8guard scalar sse4.1 avx2 avx512 utf8guard-policy all-classes table-dfa glib icu cpython", impls, " ")
 	nkind = split("ascii latin cjk emoji ill-formed", kinds, " ")
 	nsize = split("16 20 60 255", sizes, " ")
-	passes = 20
 }
 FNR == 1 { file++ }
 file == 1 {
@@ -28,7 +27,7 @@ file == 1 {
 }
 file == 2 && $6 > 0 {
 	# per byte for the text corpora, per name for the names
-	per[$1, $2] = ($5 - $4) / (passes * $6 * ($2 ~ /-text$/ ? $3 : 1))
+	per[$1, $2] = ($5 - $4) / ($7 * $6 * ($2 ~ /-text$/ ? $3 : 1))
 	have_ir = 1
 }
 file == 3 && $6 > 0 {
@@ -124,7 +123,7 @@ END {
 		text = ""
 		split("latin-text cjk-text emoji-text", real, " ")
 		for (i = 1; i <= 3; i++) {
-			text = text sprintf(" %s %.2f", real[i], stepped["utf8guard", real[i]])
+			text = text sprintf(" %s %.3f", real[i], stepped["utf8guard", real[i]])
 			if (stepped["utf8guard", real[i]] > 0.5)
 				ok = 0
 		}

@@ -86,47 +86,41 @@ ir() {	# ir IMPL FILE UNIT COUNT: total instructions of the program
 		"$out/validate_bench" repeat "$@" 2>&1 |
 		sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
 }
-if ((callgrind)); then
-	echo "bench: callgrind..." >&2
-	# valgrind runs no AVX-512 (and hides it from CPUID): the paths it
-	# can run, forced; the single-step count below has the rest.
-	for impl in scalar avx2 table-dfa; do
-		"$out/validate_bench" repeat "$impl" "$out/corpus/ascii-text.bin" 65536 0 2>/dev/null ||
+steps() {	# steps IMPL FILE UNIT COUNT: instructions of COUNT passes
+	"$out/validate_bench" steps "$@"
+}
+# count_all COUNTER PASSES OUTFILE IMPL...: for each implementation this
+# CPU runs, the counts of 0 and PASSES passes over each corpus:
+# "impl corpus unit count-of-0 count-of-PASSES units PASSES" lines.
+count_all() {
+	local counter=$1 passes=$2 file_out=$3 impl corpus unit file base full
+	shift 3
+	for impl; do
+		"$out/validate_bench" repeat "$impl" "$out/corpus/ascii-name20.bin" 20 0 2>/dev/null ||
 			continue	# a path this CPU lacks
 		for corpus in ascii-text latin-text cjk-text emoji-text \
 			ascii-name20 cjk-name60; do
 			unit=65536
 			[[ $corpus == *-name* ]] && unit=${corpus##*-name}
 			file=$out/corpus/$corpus.bin
-			base=$(ir "$impl" "$file" "$unit" 0)
-			full=$(ir "$impl" "$file" "$unit" 20)
-			units=$(($(stat -c %s "$file") / unit))
-			echo "$impl $corpus $unit $base $full $units" >>"$instructions"
+			base=$("$counter" "$impl" "$file" "$unit" 0)
+			full=$("$counter" "$impl" "$file" "$unit" "$passes")
+			echo "$impl $corpus $unit $base $full $(($(stat -c %s "$file") / unit)) $passes" >>"$file_out"
 		done
 	done
-fi
-
-# Instructions per unit by single-stepping (validate_bench steps): of one
-# pass minus none, on the paths as this CPU runs them, AVX-512 included.
-# About 20 us a step here: only the vector paths and the core as shipped.
+}
+# Single-stepping (validate_bench steps) counts the paths as this CPU runs
+# them, AVX-512 included; about 20 us a step here, so only the vector
+# paths and the core as shipped, one pass.  valgrind runs no AVX-512 (and
+# hides it from CPUID): callgrind counts the paths it can run, forced,
+# as a cross-check.
 steps=$out/steps.txt
 : >"$steps"
 if ((callgrind)); then
+	echo "bench: callgrind..." >&2
+	count_all ir 20 "$instructions" scalar avx2 table-dfa
 	echo "bench: single-step instruction counts..." >&2
-	for impl in utf8guard avx2 avx512 utf8guard-policy; do
-		"$out/validate_bench" steps "$impl" "$out/corpus/ascii-name20.bin" 20 0 >/dev/null 2>&1 ||
-			continue	# a path this CPU lacks
-		for corpus in ascii-text latin-text cjk-text emoji-text \
-			ascii-name20 cjk-name60; do
-			unit=65536
-			[[ $corpus == *-name* ]] && unit=${corpus##*-name}
-			file=$out/corpus/$corpus.bin
-			base=$("$out/validate_bench" steps "$impl" "$file" "$unit" 0)
-			full=$("$out/validate_bench" steps "$impl" "$file" "$unit" 1)
-			units=$(($(stat -c %s "$file") / unit))
-			echo "$impl $corpus $unit $base $full $units 1" >>"$steps"
-		done
-	done
+	count_all steps 1 "$steps" utf8guard avx2 avx512 utf8guard-policy
 fi
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)

@@ -121,13 +121,6 @@ static const u8 byte_2_high[UTF8GUARD_VECTOR_TABLE] = {
 #define VEC_HIGH_BITS(x) __builtin_ia32_pmovmskb128((CHARS_128)(x))
 #define VEC_SUB_SAT(a, b) SUB_SAT(utf8guard_sse41_vec, 128, a, b)
 #include "utf8guard_vector_body.h"
-#undef VEC_BYTES
-#undef VEC_TARGET
-#undef VEC_NAME
-#undef VEC_LOOKUP
-#undef VEC_NONZERO
-#undef VEC_HIGH_BITS
-#undef VEC_SUB_SAT
 
 /* AVX2: the same on 32 bytes. */
 #define VEC_BYTES	32
@@ -141,13 +134,6 @@ static const u8 byte_2_high[UTF8GUARD_VECTOR_TABLE] = {
 #define VEC_HIGH_BITS(x) __builtin_ia32_pmovmskb256((CHARS_256)(x))
 #define VEC_SUB_SAT(a, b) SUB_SAT(utf8guard_avx2_vec, 256, a, b)
 #include "utf8guard_vector_body.h"
-#undef VEC_BYTES
-#undef VEC_TARGET
-#undef VEC_NAME
-#undef VEC_LOOKUP
-#undef VEC_NONZERO
-#undef VEC_HIGH_BITS
-#undef VEC_SUB_SAT
 
 /*
  * AVX-512 (AVX512BW: byte operations on 64 bytes): one vector per block,

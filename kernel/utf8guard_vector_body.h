@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * One vector validator, included once per instruction set by
- * utf8guard_vector.c with these defined:
+ * utf8guard_vector.c with these defined (and undefined at the end):
  *
- *	VEC_BYTES	bytes in a vector: 16 (SSE4.1) or 32 (AVX2)
+ *	VEC_BYTES	bytes in a vector: 16 (SSE4.1), 32 (AVX2) or 64 (AVX-512)
  *	VEC_TARGET	the target attribute string, e.g. "avx2"
  *	VEC_NAME(x)	prefixes x with the instruction set's name
  *	VEC_LOOKUP(table, index)	pshufb: table[index] in each 16-byte lane
@@ -209,3 +209,10 @@ size_t VEC_NAME(prefix)(const u8 *buf, size_t len, bool final, bool *clean)
 
 #undef VEC_PER_BLOCK
 #undef VEC_GROUP
+#undef VEC_BYTES
+#undef VEC_TARGET
+#undef VEC_NAME
+#undef VEC_LOOKUP
+#undef VEC_NONZERO
+#undef VEC_HIGH_BITS
+#undef VEC_SUB_SAT

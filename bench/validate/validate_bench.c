@@ -284,23 +284,32 @@ static int time_all(const char *dir, unsigned int samples)
 	return 0;
 }
 
-static int repeat(const char *name, const char *path, size_t unit,
-		  unsigned long count)
+/* The implementation named @name, on its path; NULL (said) if none here. */
+static const struct implementation *find_implementation(const char *name,
+							size_t unit)
 {
-	const struct implementation *impl = NULL;
-	unsigned long k;
-	uint8_t *buf;
-	size_t len;
 	unsigned int i;
 
 	for (i = 0; i < IMPLEMENTATION_COUNT; i++)
-		if (!strcmp(implementations[i].name, name))
-			impl = &implementations[i];
-	if (!impl || !unit || !use_path(impl)) {
-		fprintf(stderr, "validate_bench: no implementation '%s' here, or unit 0\n",
-			name);
+		if (!strcmp(implementations[i].name, name) &&
+		    unit && use_path(&implementations[i]))
+			return &implementations[i];
+	fprintf(stderr, "validate_bench: no implementation '%s' here, or unit 0\n",
+		name);
+	return NULL;
+}
+
+static int repeat(const char *name, const char *path, size_t unit,
+		  unsigned long count)
+{
+	const struct implementation *impl;
+	unsigned long k;
+	uint8_t *buf;
+	size_t len;
+
+	impl = find_implementation(name, unit);
+	if (!impl)
 		return 2;
-	}
 	buf = read_file(path, &len);
 	for (k = 0; k < count; k++)
 		sink += pass(impl, buf, len, unit);
@@ -327,21 +336,15 @@ static void count_step(int signal)
 static int step(const char *name, const char *path, size_t unit,
 		unsigned long count)
 {
-	const struct implementation *impl = NULL;
+	const struct implementation *impl;
 	struct sigaction action = { .sa_handler = count_step };
 	unsigned long k;
 	uint8_t *buf;
 	size_t len;
-	unsigned int i;
 
-	for (i = 0; i < IMPLEMENTATION_COUNT; i++)
-		if (!strcmp(implementations[i].name, name))
-			impl = &implementations[i];
-	if (!impl || !unit || !use_path(impl)) {
-		fprintf(stderr, "validate_bench: no implementation '%s' here, or unit 0\n",
-			name);
+	impl = find_implementation(name, unit);
+	if (!impl)
 		return 2;
-	}
 	buf = read_file(path, &len);
 	sink += pass(impl, buf, len, unit);	/* page it in, resolve symbols */
 	sigemptyset(&action.sa_mask);
