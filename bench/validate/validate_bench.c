@@ -299,24 +299,6 @@ static const struct implementation *find_implementation(const char *name,
 	return NULL;
 }
 
-static int repeat(const char *name, const char *path, size_t unit,
-		  unsigned long count)
-{
-	const struct implementation *impl;
-	unsigned long k;
-	uint8_t *buf;
-	size_t len;
-
-	impl = find_implementation(name, unit);
-	if (!impl)
-		return 2;
-	buf = read_file(path, &len);
-	for (k = 0; k < count; k++)
-		sink += pass(impl, buf, len, unit);
-	free(buf);
-	return 0;
-}
-
 #ifdef __x86_64__
 static volatile uint64_t steps;
 
@@ -333,11 +315,30 @@ static void count_step(int signal)
  * clearing add is the same for every COUNT: the difference of two counts
  * is exact.
  */
-static int step(const char *name, const char *path, size_t unit,
-		unsigned long count)
+static void trap_flag(bool on)
+{
+	struct sigaction action = { .sa_handler = count_step };
+
+	if (on) {
+		sigemptyset(&action.sa_mask);
+		if (sigaction(SIGTRAP, &action, NULL))
+			die("cannot handle", "SIGTRAP");
+		steps = 0;
+		__asm__ volatile("pushfq; orq $0x100, (%%rsp); popfq" ::: "memory", "cc");
+	} else {
+		__asm__ volatile("pushfq; andq $~0x100, (%%rsp); popfq" ::: "memory", "cc");
+	}
+}
+#endif
+
+/*
+ * COUNT passes over FILE's units with IMPL; with @stepped, single-stepped
+ * after a first pass (pages in, symbols resolved), printing the count.
+ */
+static int repeat(const char *name, const char *path, size_t unit,
+		  unsigned long count, bool stepped)
 {
 	const struct implementation *impl;
-	struct sigaction action = { .sa_handler = count_step };
 	unsigned long k;
 	uint8_t *buf;
 	size_t len;
@@ -345,28 +346,26 @@ static int step(const char *name, const char *path, size_t unit,
 	impl = find_implementation(name, unit);
 	if (!impl)
 		return 2;
+#ifndef __x86_64__
+	if (stepped) {
+		fprintf(stderr, "validate_bench: steps needs x86-64\n");
+		return 2;
+	}
+#endif
 	buf = read_file(path, &len);
-	sink += pass(impl, buf, len, unit);	/* page it in, resolve symbols */
-	sigemptyset(&action.sa_mask);
-	if (sigaction(SIGTRAP, &action, NULL))
-		die("cannot handle", "SIGTRAP");
-	steps = 0;
-	__asm__ volatile("pushfq; orq $0x100, (%%rsp); popfq" ::: "memory", "cc");
+	if (stepped) {
+		sink += pass(impl, buf, len, unit);
+		trap_flag(true);
+	}
 	for (k = 0; k < count; k++)
 		sink += pass(impl, buf, len, unit);
-	__asm__ volatile("pushfq; andq $~0x100, (%%rsp); popfq" ::: "memory", "cc");
-	printf("%llu\n", (unsigned long long)steps);
+	if (stepped) {
+		trap_flag(false);
+		printf("%llu\n", (unsigned long long)steps);
+	}
 	free(buf);
 	return 0;
 }
-#else
-static int step(const char *name, const char *path, size_t unit,
-		unsigned long count)
-{
-	fprintf(stderr, "validate_bench: steps needs x86-64\n");
-	return 2;
-}
-#endif
 
 int main(int argc, char **argv)
 {
@@ -384,12 +383,11 @@ int main(int argc, char **argv)
 		}
 		return time_all(argv[2], samples);
 	}
-	if (argc == 6 && !strcmp(argv[1], "repeat"))
+	if (argc == 6 && (!strcmp(argv[1], "repeat") ||
+			  !strcmp(argv[1], "steps")))
 		return repeat(argv[2], argv[3], strtoul(argv[4], NULL, 10),
-			      strtoul(argv[5], NULL, 10));
-	if (argc == 6 && !strcmp(argv[1], "steps"))
-		return step(argv[2], argv[3], strtoul(argv[4], NULL, 10),
-			    strtoul(argv[5], NULL, 10));
+			      strtoul(argv[5], NULL, 10),
+			      !strcmp(argv[1], "steps"));
 	fprintf(stderr,
 		"usage: validate_bench write DIR\n"
 		"       validate_bench time DIR [SAMPLES]\n"
