@@ -292,6 +292,13 @@ static void check_contract(const char *name, validator_fn fn, const u8 *buf,
 	}
 }
 
+/* Each vector path's own validator, by enum utf8guard_vector_isa. */
+static const validator_fn validators[UTF8GUARD_VECTOR_ISA_COUNT] = {
+	[UTF8GUARD_VECTOR_SSE41] = utf8guard_sse41_prefix,
+	[UTF8GUARD_VECTOR_AVX2] = utf8guard_avx2_prefix,
+	[UTF8GUARD_VECTOR_AVX512] = utf8guard_avx512_prefix,
+};
+
 static void contracts(unsigned long count)
 {
 	static u8 buf[3 * UTF8GUARD_VECTOR_BLOCK * 8];
@@ -307,22 +314,13 @@ static void contracts(unsigned long count)
 		utf8guard_vector_select(UTF8GUARD_VECTOR_SCALAR, 0);
 		exact = utf8guard_valid_prefix(buf, len);
 		for (k = 0; k < path_count; k++) {
-			if (paths[k] == UTF8GUARD_VECTOR_SSE41) {
-				check_contract("sse4.1", utf8guard_sse41_prefix,
-					       buf, len, true, exact);
-				check_contract("sse4.1", utf8guard_sse41_prefix,
-					       buf, len, false, exact);
-			} else if (paths[k] == UTF8GUARD_VECTOR_AVX2) {
-				check_contract("avx2", utf8guard_avx2_prefix,
-					       buf, len, true, exact);
-				check_contract("avx2", utf8guard_avx2_prefix,
-					       buf, len, false, exact);
-			} else if (paths[k] == UTF8GUARD_VECTOR_AVX512) {
-				check_contract("avx512", utf8guard_avx512_prefix,
-					       buf, len, true, exact);
-				check_contract("avx512", utf8guard_avx512_prefix,
-					       buf, len, false, exact);
-			}
+			validator_fn fn = validators[paths[k]];
+			const char *name = utf8guard_vector_isa_name(paths[k]);
+
+			if (!fn)
+				continue;	/* the scalar path */
+			check_contract(name, fn, buf, len, true, exact);
+			check_contract(name, fn, buf, len, false, exact);
 		}
 	}
 }
