@@ -111,6 +111,7 @@ static const u8 byte_2_high[UTF8GUARD_VECTOR_TABLE] = {
 
 /* SSE4.1 (pshufb is SSSE3, ptest SSE4.1). */
 #define VEC_BYTES	16
+#define VEC_PER_SPAN	4
 #define VEC_TARGET	"sse4.1"
 #define VEC_NAME(x)	utf8guard_sse41_##x
 #define VEC_LOOKUP(table, index) ((utf8guard_sse41_vec) \
@@ -124,6 +125,7 @@ static const u8 byte_2_high[UTF8GUARD_VECTOR_TABLE] = {
 
 /* AVX2: the same on 32 bytes. */
 #define VEC_BYTES	32
+#define VEC_PER_SPAN	2
 #define VEC_TARGET	"avx2"
 #define VEC_NAME(x)	utf8guard_avx2_##x
 #define VEC_LOOKUP(table, index) ((utf8guard_avx2_vec) \
@@ -141,18 +143,25 @@ static const u8 byte_2_high[UTF8GUARD_VECTOR_TABLE] = {
  * subtraction builtins take a merge source and a mask, Clang's do not.
  */
 #define VEC_BYTES	64
-#define VEC_TARGET	"avx512f,avx512bw"
+#define VEC_PER_SPAN	4
+#define VEC_TARGET	"avx512f,avx512bw,avx512vbmi"
 #define VEC_NAME(x)	utf8guard_avx512_##x
 static const CHARS_512 no_bytes_512;
 #ifdef __clang__
 #define VEC_LOOKUP(table, index) ((utf8guard_avx512_vec) \
 	__builtin_ia32_pshufb512((CHARS_512)(table), (CHARS_512)(index)))
+#define VEC_PERMUTE(table, index) ((utf8guard_avx512_vec) \
+	__builtin_ia32_permvarqi512((CHARS_512)(table), (CHARS_512)(index)))
 #define VEC_SUB_SAT(a, b) ((utf8guard_avx512_vec)((a) > (b)) & ((a) - (b)))
 #else
 #define VEC_LOOKUP(table, index) ((utf8guard_avx512_vec) \
 	__builtin_ia32_pshufb512_mask((CHARS_512)(table), \
 				      (CHARS_512)(index), \
 				      no_bytes_512, ~0ULL))
+#define VEC_PERMUTE(table, index) ((utf8guard_avx512_vec) \
+	__builtin_ia32_permvarqi512_mask((CHARS_512)(table), \
+					 (CHARS_512)(index), \
+					 no_bytes_512, ~0ULL))
 #define VEC_SUB_SAT(a, b) ((utf8guard_avx512_vec) \
 	__builtin_ia32_psubusb512_mask((CHARS_512)(a), (CHARS_512)(b), \
 				       no_bytes_512, ~0ULL))
@@ -316,24 +325,24 @@ size_t utf8guard_vector_prefix(const u8 *buf, size_t len)
 		return 0;
 #ifdef UTF8GUARD_HAVE_VECTOR
 	while (done < len) {
-		size_t n = len - done < UTF8GUARD_VECTOR_CHUNK ?
-			   len - done : UTF8GUARD_VECTOR_CHUNK;
-		bool final = done + n == len;
+		size_t end = len - done < UTF8GUARD_VECTOR_CHUNK ?
+			     len : done + UTF8GUARD_VECTOR_CHUNK;
+		bool final = end == len;
 		bool clean;
-		size_t got;
 
 		if (!vector_env_begin())
 			break;
+		/* A chunk after the first reads the bytes before it in place. */
 		if (isa == UTF8GUARD_VECTOR_AVX512)
-			got = utf8guard_avx512_prefix(buf + done, n, final,
-						      &clean);
+			done = utf8guard_avx512_prefix(buf, done, end, final,
+						       &clean);
 		else if (isa == UTF8GUARD_VECTOR_AVX2)
-			got = utf8guard_avx2_prefix(buf + done, n, final, &clean);
-		else
-			got = utf8guard_sse41_prefix(buf + done, n, final,
+			done = utf8guard_avx2_prefix(buf, done, end, final,
 						     &clean);
+		else
+			done = utf8guard_sse41_prefix(buf, done, end, final,
+						      &clean);
 		vector_env_end();
-		done += got;
 		if (!clean || final)
 			break;
 	}

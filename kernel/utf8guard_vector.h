@@ -49,6 +49,17 @@ static inline size_t utf8guard_last_char_start(const u8 *buf, size_t end)
 	return end - 1;
 }
 
+/*
+ * The character boundary at or before @i in @buf, where @buf[@start..@i)
+ * is well-formed but for a sequence the end may cut, and @start is a
+ * boundary: @i itself if it is @start.
+ */
+static inline size_t utf8guard_boundary_before(const u8 *buf, size_t start,
+						size_t i)
+{
+	return i == start ? i : utf8guard_last_char_start(buf, i);
+}
+
 /* The paths, slowest first. */
 enum utf8guard_vector_isa {
 	UTF8GUARD_VECTOR_SCALAR,
@@ -69,11 +80,11 @@ bool utf8guard_vector_use(unsigned int isa);
 unsigned int utf8guard_vector_selected(void);
 size_t utf8guard_vector_prefix(const u8 *buf, size_t len);
 
-size_t utf8guard_sse41_prefix(const u8 *buf, size_t len, bool final,
-			      bool *clean);
-size_t utf8guard_avx2_prefix(const u8 *buf, size_t len, bool final,
-			     bool *clean);
-size_t utf8guard_avx512_prefix(const u8 *buf, size_t len, bool final,
-			       bool *clean);
+size_t utf8guard_sse41_prefix(const u8 *buf, size_t start, size_t len,
+			      bool final, bool *clean);
+size_t utf8guard_avx2_prefix(const u8 *buf, size_t start, size_t len,
+			     bool final, bool *clean);
+size_t utf8guard_avx512_prefix(const u8 *buf, size_t start, size_t len,
+			       bool final, bool *clean);
 
 #endif /* UTF8GUARD_VECTOR_H */

@@ -39,6 +39,7 @@ static inline bool vector_env_has_avx512(void)
 	return vector_env_has_avx2() &&
 	       boot_cpu_has(X86_FEATURE_AVX512F) &&
 	       boot_cpu_has(X86_FEATURE_AVX512BW) &&
+	       boot_cpu_has(X86_FEATURE_AVX512VBMI) &&
 	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
 				 XFEATURE_MASK_AVX512, NULL);
 }
@@ -73,7 +74,8 @@ static inline bool vector_env_has_avx512(void)
 {
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx512f") &&
-	       __builtin_cpu_supports("avx512bw");
+	       __builtin_cpu_supports("avx512bw") &&
+	       __builtin_cpu_supports("avx512vbmi");
 }
 
 static inline bool vector_env_begin(void)

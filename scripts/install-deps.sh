@@ -36,8 +36,9 @@ PACKAGES=(
 	dkms mandoc man-db groff-base systemd
 )
 
-# `make bench`: the baselines (GLib, ICU, Node's simdutf) and callgrind.
-BENCH_PACKAGES=(libglib2.0-dev libicu-dev pkg-config valgrind)
+# `make bench`: the baselines (GLib, ICU, Node's simdutf), callgrind, and
+# libkmod, which utf8guardctl (timed by check-file.sh) links with.
+BENCH_PACKAGES=(libglib2.0-dev libicu-dev pkg-config valgrind libkmod-dev)
 matrix=1
 case "${1:-}" in
 --bench)
@@ -147,7 +148,8 @@ for link in "${links[@]}"; do
 		echo "install-deps: kept $link as it was (${was:-absent})" >&2
 	fi
 done
-stock_after=$(dpkg-query -W -f='${Depends}' linux-image-amd64)
+# Only if it was installed before (--bench installs no kernel package).
+stock_after=$(dpkg-query -W -f='${Depends}' linux-image-amd64 2>/dev/null || true)
 if [[ -n "$stock_before" && "$stock_before" != "$stock_after" ]]; then
 	echo "install-deps: linux-image-amd64 changed from '$stock_before' to '$stock_after'" >&2
 	exit 1

@@ -261,25 +261,28 @@ static void random_buffers(unsigned long count)
 	}
 }
 
-typedef size_t (*validator_fn)(const u8 *buf, size_t len, bool final,
-			       bool *clean);
+typedef size_t (*validator_fn)(const u8 *buf, size_t start, size_t len,
+			       bool final, bool *clean);
 
-/* One call of a validator against utf8guard_vector.h's promise. */
+/*
+ * One call of a validator from @start (a character boundary within the
+ * well-formed prefix) against utf8guard_vector.h's promise.
+ */
 static void check_contract(const char *name, validator_fn fn, const u8 *buf,
-			   size_t len, bool final, size_t exact)
+			   size_t start, size_t len, bool final, size_t exact)
 {
 	bool clean;
-	size_t got = fn(buf, len, final, &clean);
+	size_t got = fn(buf, start, len, final, &clean);
+	size_t blocks_end = start + ((len - start) & ~(size_t)63);
 	/* Within the well-formed prefix, and on a character boundary. */
-	bool ok = got <= exact &&
+	bool ok = got >= start && got <= exact &&
 		  (got == exact || (buf[got] & 0xC0) != 0x80);
 
 	if (clean && final)
 		ok = ok && got == len && exact == len;
 	if (clean && !final)
 		/* All whole blocks seen, less an open sequence. */
-		ok = ok && got + 3 >= (len & ~(size_t)63) &&
-		     got <= (len & ~(size_t)63);
+		ok = ok && got + 3 >= blocks_end && got <= blocks_end;
 	if (!clean)
 		/* The error is within the block after got. */
 		ok = ok && exact < len &&
@@ -287,9 +290,26 @@ static void check_contract(const char *name, validator_fn fn, const u8 *buf,
 	checks++;
 	if (!ok && failures++ < MAX_PRINTED) {
 		print_input("validator contract", buf, len, got);
-		printf("vector:   %s(final %d): returned %zu, clean %d; the well-formed prefix is %zu\n",
-		       name, final, got, clean, exact);
+		printf("vector:   %s(start %zu, final %d): returned %zu, clean %d; the well-formed prefix is %zu\n",
+		       name, start, final, got, clean, exact);
 	}
+}
+
+/*
+ * Where a validator may start in @buf, whose first @exact bytes are
+ * well-formed: at 0, or (as the chunks after the first do) at a character
+ * boundary with bytes before it to read.
+ */
+static size_t start_position(const u8 *buf, size_t exact)
+{
+	size_t start;
+
+	if (rng() % 2 || !exact)
+		return 0;
+	start = rng() % (exact + 1);
+	while (start < exact && (buf[start] & 0xC0) == 0x80)
+		start++;
+	return start;
 }
 
 /* Each vector path's own validator, by enum utf8guard_vector_isa. */
@@ -302,7 +322,7 @@ static const validator_fn validators[UTF8GUARD_VECTOR_ISA_COUNT] = {
 static void contracts(unsigned long count)
 {
 	static u8 buf[3 * UTF8GUARD_VECTOR_BLOCK * 8];
-	size_t len, exact;
+	size_t len, exact, start;
 	unsigned long i;
 	unsigned int k;
 
@@ -313,14 +333,15 @@ static void contracts(unsigned long count)
 			buf[edge_position(len)] = rng();
 		utf8guard_vector_select(UTF8GUARD_VECTOR_SCALAR, 0);
 		exact = utf8guard_valid_prefix(buf, len);
+		start = start_position(buf, exact);
 		for (k = 0; k < path_count; k++) {
 			validator_fn fn = validators[paths[k]];
 			const char *name = utf8guard_vector_isa_name(paths[k]);
 
 			if (!fn)
 				continue;	/* the scalar path */
-			check_contract(name, fn, buf, len, true, exact);
-			check_contract(name, fn, buf, len, false, exact);
+			check_contract(name, fn, buf, start, len, true, exact);
+			check_contract(name, fn, buf, start, len, false, exact);
 		}
 	}
 }

@@ -107,13 +107,14 @@ static void restore_default(void)
 
 /*
  * The vector paths this CPU has: SSE4.1 and AVX2 (qemu -cpu max has
- * them), AVX-512 exactly when the CPU has AVX512F and AVX512BW; the best
- * is the last available.
+ * them), AVX-512 exactly when the CPU has AVX512F, AVX512BW and
+ * AVX512_VBMI; the best is the last available.
  */
 static void vector_paths_available(struct kunit *test)
 {
 	bool avx512 = boot_cpu_has(X86_FEATURE_AVX512F) &&
-		      boot_cpu_has(X86_FEATURE_AVX512BW);
+		      boot_cpu_has(X86_FEATURE_AVX512BW) &&
+		      boot_cpu_has(X86_FEATURE_AVX512VBMI);
 	unsigned int isa;
 
 	for (isa = UTF8GUARD_VECTOR_SSE41; isa <= UTF8GUARD_VECTOR_AVX2; isa++)

@@ -49,7 +49,8 @@ for f in mode:-rw-r--r-- policy:-rw-r--r-- locked:-rw-r--r-- \
 done
 # The validator path the kernel chose is the best this CPU offers (qemu
 # -cpu max offers AVX2; TCG has no AVX-512).
-if grep -qw avx512bw /proc/cpuinfo && grep -qw avx512f /proc/cpuinfo; then
+if grep -qw avx512bw /proc/cpuinfo && grep -qw avx512f /proc/cpuinfo &&
+	grep -qw avx512vbmi /proc/cpuinfo; then
 	path=avx512
 elif grep -qw avx2 /proc/cpuinfo; then
 	path=avx2
@@ -68,7 +69,8 @@ paths() {
 		sse4.1) grep -qw sse4_1 /proc/cpuinfo || continue ;;
 		avx2) grep -qw avx2 /proc/cpuinfo || continue ;;
 		avx512) grep -qw avx512bw /proc/cpuinfo &&
-			grep -qw avx512f /proc/cpuinfo || continue ;;
+			grep -qw avx512f /proc/cpuinfo &&
+			grep -qw avx512vbmi /proc/cpuinfo || continue ;;
 		esac
 		if [ "$p_isa" = "$1" ]; then p_isa="[$p_isa]"; fi
 		p_out="$p_out $p_isa"
