@@ -7,7 +7,7 @@
 # Variables: cpu (model name), samples, rounds.  Needs bench/stats.awk.
 # Exit status 1 when the implementations disagree on a corpus's validity.
 BEGIN {
-	nimpl = split("simdutf utf8guard scalar sse4.1 avx2 avx512 utf8guard-policy all-classes table-dfa glib icu cpython", impls, " ")
+	nimpl = split("simdutf utf8guard scalar scalar-plain sse4.1 avx2 avx512 utf8guard-policy all-classes table-dfa glib icu cpython", impls, " ")
 	nkind = split("ascii latin cjk emoji ill-formed", kinds, " ")
 	nsize = split("16 20 60 255", sizes, " ")
 }
@@ -99,6 +99,7 @@ END {
 	printf "each the median of %s samples of >= 20 ms\n", samples
 	printf "simdutf is Node's buffer.isUtf8; utf8guard is utf8guard_first_error() as shipped (the best vector path\n"
 	printf "from %d bytes, scalar below); scalar, sse4.1, avx2 and avx512 the same forced onto one path for every length;\n", minlen
+	printf "scalar takes its BMI2 build where the CPU has BMI2 (as shipped), scalar-plain its build for plain x86-64;\n"
 	printf "utf8guard-policy is utf8guard_first_violation() with the default classes;\n"
 	printf "all-classes the name check (utf8guard_name_violation()) with every class on, names only;\n"
 	printf "table-dfa the core's DFA table walked a byte at a time; glib g_utf8_validate_len; icu u_strFromUTF8 (preflight);\n"
@@ -112,12 +113,13 @@ END {
 		for (s = 1; s <= nsize; s++)
 			row(kinds[k] "-name" sizes[s], kinds[k] " " sizes[s] " B", 0)
 	if (have_ir)
-		instruction_table("callgrind, the paths valgrind runs", per, "scalar avx2 table-dfa")
+		instruction_table("callgrind, the paths valgrind runs", per, "scalar scalar-plain avx2 table-dfa")
 	if (have_steps)
 		instruction_table("single-stepped, the paths as this CPU runs them", stepped, "utf8guard avx2 avx512 utf8guard-policy")
 	printf "\nTargets of issue 8 (ratios from this run):\n"
 	ratio_line("64 KiB utf8guard >= 1.0x simdutf, every corpus", "utf8guard", "simdutf", "ascii-text latin-text cjk-text emoji-text ill-formed-text", 1.0)
 	ratio_line("64 KiB scalar path >= 2x table DFA, non-ASCII text", "scalar", "table-dfa", "latin-text cjk-text emoji-text", 2.0)
+	ratio_line("  the same, its plain build (no BMI2)", "scalar-plain", "table-dfa", "latin-text cjk-text emoji-text", 2.0)
 	if (have_steps) {
 		ok = 1
 		text = ""

@@ -118,7 +118,7 @@ steps=$out/steps.txt
 : >"$steps"
 if ((callgrind)); then
 	echo "bench: callgrind..." >&2
-	count_all ir 20 "$instructions" scalar avx2 table-dfa
+	count_all ir 20 "$instructions" scalar scalar-plain avx2 table-dfa
 	echo "bench: single-step instruction counts..." >&2
 	count_all steps 1 "$steps" utf8guard avx2 avx512 utf8guard-policy
 fi

@@ -242,53 +242,81 @@ static inline u64 dfa_block_pair(const u8 *p, size_t *end)
  * time, other blocks go through the DFA, which is only looked at once per
  * block, two blocks at once from a character boundary while DFA_PAIR_MIN
  * bytes are left; after a pair that fails, one at a time, so that the
- * byte walk starts at most a block before the error.  The block that
- * fails and the last, short one are walked again byte by byte from the
- * last character boundary to find the exact end.
+ * byte walk starts at most a block before the error.  The byte walk goes
+ * on from the DFA's state where the blocks stopped: over the block that
+ * failed, or the last, short one, to find the exact end.  Where the
+ * blocks stopped is only turned into a character boundary there, once.
  */
-static size_t scalar_prefix(const u8 *buf, size_t len)
+static inline size_t scalar_prefix_body(const u8 *buf, size_t len)
 {
-	size_t boundary = 0;
+	size_t boundary;
 	size_t i = 0;
 	size_t step;
 	bool pairs = true;
-	u64 state = DFA_ACCEPT;
+	u64 state = DFA_ACCEPT;	/* of the bytes before i */
+	u64 next;
 
 	while (len - i >= DFA_BLOCK) {
 		if (state == DFA_ACCEPT && block_is_ascii(buf + i)) {
 			i += DFA_BLOCK;
-			boundary = i;
 			continue;
 		}
 		if (pairs && state == DFA_ACCEPT && len - i >= DFA_PAIR_MIN) {
-			state = dfa_block_pair(buf + i, &step);
-			if (state != DFA_ERROR) {
+			next = dfa_block_pair(buf + i, &step);
+			if (next != DFA_ERROR) {
 				i += step;
-				boundary = state == DFA_ACCEPT ? i :
-					   utf8guard_last_char_start(buf, i);
+				state = next;
 				continue;
 			}
-			pairs = false;
-			state = DFA_ACCEPT;	/* still at boundary i */
+			pairs = false;	/* state is still DFA_ACCEPT at i */
 		}
-		state = dfa_block(state, buf + i);
-		if (state == DFA_ERROR)
+		next = dfa_block(state, buf + i);
+		if (next == DFA_ERROR)
 			break;
 		i += DFA_BLOCK;
-		/* The DFA accepted all before an unfinished sequence. */
-		boundary = state == DFA_ACCEPT ? i :
-			   utf8guard_last_char_start(buf, i);
+		state = next;
 	}
 
-	state = DFA_ACCEPT;
-	for (i = boundary; i < len; i++) {
+	/* The DFA accepted all before a sequence that may be unfinished. */
+	boundary = state == DFA_ACCEPT ? i : utf8guard_last_char_start(buf, i);
+	for (; i < len; i++) {
 		state = (dfa_row[buf[i]] >> state) & DFA_MASK;
-		if (state == DFA_ACCEPT)
-			boundary = i + 1;
-		else if (state == DFA_ERROR)
+		if (state == DFA_ERROR)
 			break;
+		boundary = state == DFA_ACCEPT ? i + 1 : boundary;
 	}
 	return boundary;
+}
+
+/*
+ * The scalar path compiled twice.  Each DFA step is a shift by a count
+ * that the step before computed: BMI2's shrx is one micro-op on any
+ * register, where plain x86-64 moves the count to cl for a shr of two or
+ * three.  BMI2 uses no vector register (no kernel_fpu_begin()); the CPU
+ * says which runs (utf8guard_scalar_bmi2()).  flatten: the DFA helpers
+ * are inlined into each, with its instructions.
+ */
+__attribute__((flatten))
+static size_t scalar_prefix_plain(const u8 *buf, size_t len)
+{
+	return scalar_prefix_body(buf, len);
+}
+
+#ifdef UTF8GUARD_HAVE_VECTOR
+__attribute__((target("bmi2"), flatten))
+static size_t scalar_prefix_bmi2(const u8 *buf, size_t len)
+{
+	return scalar_prefix_body(buf, len);
+}
+#endif
+
+static size_t scalar_prefix(const u8 *buf, size_t len)
+{
+#ifdef UTF8GUARD_HAVE_VECTOR
+	if (utf8guard_scalar_bmi2())
+		return scalar_prefix_bmi2(buf, len);
+#endif
+	return scalar_prefix_plain(buf, len);
 }
 
 /*

@@ -79,6 +79,8 @@ bool utf8guard_vector_select(unsigned int isa, size_t min_length);
 bool utf8guard_vector_use(unsigned int isa);
 unsigned int utf8guard_vector_selected(void);
 size_t utf8guard_vector_prefix(const u8 *buf, size_t len);
+bool utf8guard_scalar_bmi2(void);
+bool utf8guard_scalar_use_bmi2(bool on);
 
 size_t utf8guard_sse41_prefix(const u8 *buf, size_t start, size_t len,
 			      bool final, bool *clean);

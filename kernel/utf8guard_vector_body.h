@@ -207,23 +207,25 @@ static inline __attribute__((target(VEC_TARGET)))
 VEC_NAME(vec) VEC_NAME(span)(const struct VEC_CONSTS *c, const u8 *p,
 			     unsigned int count)
 {
-	VEC_NAME(vec) in[4];
 	VEC_NAME(vec) any = { 0 };
 	VEC_NAME(vec) error = { 0 };
 	unsigned int k;
 
-	/* Unrolled, so that in[] stays in registers. */
+	/*
+	 * Unrolled.  Each vector is loaded again for the tables: the
+	 * compiler keeps the first load's register (no array here, which
+	 * KASAN's stack instrumentation would keep in memory).
+	 */
 #pragma GCC unroll 4
-	for (k = 0; k < count; k++) {
-		in[k] = VEC_NAME(load)(p + k * VEC_BYTES);
-		any |= in[k];
-	}
+	for (k = 0; k < count; k++)
+		any |= VEC_NAME(load)(p + k * VEC_BYTES);
 	/* ASCII: fine unless a sequence was left open before it. */
 	if (!VEC_HIGH_BITS(any))
 		return VEC_NAME(incomplete)(c, p - VEC_BYTES);
 #pragma GCC unroll 4
 	for (k = 0; k < count; k++)
-		error |= VEC_NAME(errors)(c, p + k * VEC_BYTES, in[k]);
+		error |= VEC_NAME(errors)(c, p + k * VEC_BYTES,
+					  VEC_NAME(load)(p + k * VEC_BYTES));
 	return error;
 }
 

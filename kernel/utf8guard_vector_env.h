@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * What the vector validators need from where they run, the one place
- * where the kernel and userspace differ for them (as utf8guard_types.h is
- * for the rest of the core): which instruction sets the CPU and the OS
- * offer, and how to get the vector registers.
+ * What the vector validators (and the scalar path's BMI2 build) need from
+ * where they run, the one place where the kernel and userspace differ for
+ * them (as utf8guard_types.h is for the rest of the core): which
+ * instruction sets the CPU and the OS offer, and how to get the vector
+ * registers.
  *
  * Kernel: boot_cpu_has() and the xfeatures the kernel enabled;
  * kernel_fpu_begin()/kernel_fpu_end(), only when irq_fpu_usable() (never
@@ -44,6 +45,12 @@ static inline bool vector_env_has_avx512(void)
 				 XFEATURE_MASK_AVX512, NULL);
 }
 
+/* BMI2 (shrx), for the scalar path: general registers only. */
+static inline bool vector_env_has_bmi2(void)
+{
+	return boot_cpu_has(X86_FEATURE_BMI2);
+}
+
 /* false: use the scalar path this time. */
 static inline bool vector_env_begin(void)
 {
@@ -76,6 +83,12 @@ static inline bool vector_env_has_avx512(void)
 	return __builtin_cpu_supports("avx512f") &&
 	       __builtin_cpu_supports("avx512bw") &&
 	       __builtin_cpu_supports("avx512vbmi");
+}
+
+static inline bool vector_env_has_bmi2(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("bmi2");
 }
 
 static inline bool vector_env_begin(void)

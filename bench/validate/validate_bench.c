@@ -81,12 +81,14 @@ static bool with_icu(const uint8_t *buf, size_t len)
 
 /* The core as shipped: the best vector path from its minimum length. */
 #define AS_SHIPPED (-1)
+/* The scalar path's plain build, where it defaults to its BMI2 build. */
+#define SCALAR_PLAIN (-2)
 
 /*
  * @names_only: timed on the name corpora only; it judges more than UTF-8
  * (the table leaves it out of the validity agreement).
  * @path: the core's path (enum utf8guard_vector_isa, forced for every
- * length) or AS_SHIPPED; skipped where the CPU lacks it.
+ * length), SCALAR_PLAIN or AS_SHIPPED; skipped where the CPU lacks it.
  */
 static const struct implementation {
 	const char *name;
@@ -96,6 +98,7 @@ static const struct implementation {
 } implementations[] = {
 	{ "utf8guard", with_utf8guard, false, AS_SHIPPED },
 	{ "scalar", with_utf8guard, false, UTF8GUARD_VECTOR_SCALAR },
+	{ "scalar-plain", with_utf8guard, false, SCALAR_PLAIN },
 	{ "sse4.1", with_utf8guard, false, UTF8GUARD_VECTOR_SSE41 },
 	{ "avx2", with_utf8guard, false, UTF8GUARD_VECTOR_AVX2 },
 	{ "avx512", with_utf8guard, false, UTF8GUARD_VECTOR_AVX512 },
@@ -188,6 +191,12 @@ static volatile unsigned long sink;
 /* Put the core on @impl's path; false if this CPU cannot take it. */
 static bool use_path(const struct implementation *impl)
 {
+	/* The BMI2 build where the CPU has it, but for scalar-plain. */
+	utf8guard_scalar_use_bmi2(true);
+	if (impl->path == SCALAR_PLAIN)
+		return utf8guard_scalar_bmi2() &&
+		       utf8guard_vector_select(UTF8GUARD_VECTOR_SCALAR, 0) &&
+		       utf8guard_scalar_use_bmi2(false);
 	if (impl->path == AS_SHIPPED)
 		return utf8guard_vector_select(utf8guard_vector_best(),
 					       UTF8GUARD_VECTOR_MIN_LENGTH);

@@ -14,11 +14,22 @@ const char *core_path_from_env(const char *program)
 
 	if (!name || !*name)
 		return "default";
+	/* The scalar path's plain build, where it defaults to BMI2. */
+	if (!strcmp(name, "scalar-plain")) {
+		if (!utf8guard_scalar_bmi2()) {
+			fprintf(stderr, "%s: UTF8GUARD_CORE_PATH=scalar-plain: this CPU has no BMI2, the scalar path is plain already\n",
+				program);
+			exit(2);
+		}
+		utf8guard_vector_select(UTF8GUARD_VECTOR_SCALAR, 0);
+		utf8guard_scalar_use_bmi2(false);
+		return name;
+	}
 	for (isa = 0; isa < UTF8GUARD_VECTOR_ISA_COUNT; isa++)
 		if (!strcmp(name, utf8guard_vector_isa_name(isa)))
 			break;
 	if (isa == UTF8GUARD_VECTOR_ISA_COUNT) {
-		fprintf(stderr, "%s: UTF8GUARD_CORE_PATH=%s names no path (scalar, sse4.1, avx2, avx512)\n",
+		fprintf(stderr, "%s: UTF8GUARD_CORE_PATH=%s names no path (scalar, scalar-plain, sse4.1, avx2, avx512)\n",
 			program, name);
 		exit(2);
 	}

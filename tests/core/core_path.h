@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Which path of the core a test program runs: the environment's
- * UTF8GUARD_CORE_PATH names one (scalar, sse4.1, avx2, avx512), and that path
- * then takes every buffer, however short (the default only takes the
+ * UTF8GUARD_CORE_PATH names one (scalar, sse4.1, avx2, avx512, or
+ * scalar-plain: the scalar path's build without BMI2, on a CPU where it
+ * defaults to BMI2), and that path then takes every buffer, however short (the default only takes the
  * vector paths from UTF8GUARD_VECTOR_MIN_LENGTH bytes).  Linking
  * core_path.c into a program is enough: a constructor selects the path
  * before main().

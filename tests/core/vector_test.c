@@ -16,11 +16,14 @@
  *    final and not: the boundary they return is a character boundary
  *    at or before the scalar prefix, and "clean" is right.
  *
- * Every path this CPU has runs, each with the minimum length 0; the
- * output names the paths run and those the CPU lacks.
+ * Every path this CPU has runs, each with the minimum length 0, and the
+ * scalar path's plain build (scalar-plain) where the scalar path defaults
+ * to its BMI2 build; the output names the paths run and those the CPU
+ * lacks.
  *
  * Usage: vector_test [--random N (200000)] [--seed S]
- *        vector_test --list   (the vector paths this CPU has, one a line)
+ *        vector_test --list   (the paths besides the default scalar one
+ *                              this CPU has, one a line)
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -36,7 +39,12 @@
 #define MAX_BUFFER 10240
 #define MAX_PRINTED 10
 
-static unsigned int paths[UTF8GUARD_VECTOR_ISA_COUNT];
+/*
+ * The paths compared: enum utf8guard_vector_isa, and the scalar path's
+ * plain build where it defaults to its BMI2 build.
+ */
+#define PATH_SCALAR_PLAIN UTF8GUARD_VECTOR_ISA_COUNT
+static unsigned int paths[UTF8GUARD_VECTOR_ISA_COUNT + 1];
 static unsigned int path_count;
 static uint64_t checks, failures;
 static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
@@ -105,14 +113,27 @@ struct outcome {
 	size_t prefix;
 };
 
-static void run_path(unsigned int isa, const u8 *buf, size_t len,
+static const char *path_name(unsigned int path)
+{
+	return path == PATH_SCALAR_PLAIN ? "scalar-plain" :
+	       utf8guard_vector_isa_name(path);
+}
+
+static void run_path(unsigned int path, const u8 *buf, size_t len,
 		     struct outcome *out)
 {
-	if (!utf8guard_vector_select(isa, 0))
+	bool plain = path == PATH_SCALAR_PLAIN;
+
+	if (!utf8guard_vector_select(plain ? UTF8GUARD_VECTOR_SCALAR : path,
+				     0))
 		abort();
+	if (plain)
+		utf8guard_scalar_use_bmi2(false);
 	out->ill_formed = utf8guard_first_error(buf, len, &out->first);
 	out->errors = utf8guard_scan(buf, len, NULL, NULL);
 	out->prefix = utf8guard_valid_prefix(buf, len);
+	if (plain)
+		utf8guard_scalar_use_bmi2(true);
 }
 
 /* Every path on @buf against the scalar one. */
@@ -138,7 +159,7 @@ static void compare_paths(const char *what, const u8 *buf, size_t len)
 			printf("vector:   scalar: prefix %zu, %" PRIu64 " errors, first at %" PRIu64 "; %s: prefix %zu, %" PRIu64 " errors, first at %" PRIu64 "\n",
 			       scalar.prefix, scalar.errors,
 			       scalar.ill_formed ? scalar.first.offset : len,
-			       utf8guard_vector_isa_name(paths[k]),
+			       path_name(paths[k]),
 			       other.prefix, other.errors,
 			       other.ill_formed ? other.first.offset : len);
 		}
@@ -313,7 +334,7 @@ static size_t start_position(const u8 *buf, size_t exact)
 }
 
 /* Each vector path's own validator, by enum utf8guard_vector_isa. */
-static const validator_fn validators[UTF8GUARD_VECTOR_ISA_COUNT] = {
+static const validator_fn validators[UTF8GUARD_VECTOR_ISA_COUNT + 1] = {
 	[UTF8GUARD_VECTOR_SSE41] = utf8guard_sse41_prefix,
 	[UTF8GUARD_VECTOR_AVX2] = utf8guard_avx2_prefix,
 	[UTF8GUARD_VECTOR_AVX512] = utf8guard_avx512_prefix,
@@ -336,10 +357,10 @@ static void contracts(unsigned long count)
 		start = start_position(buf, exact);
 		for (k = 0; k < path_count; k++) {
 			validator_fn fn = validators[paths[k]];
-			const char *name = utf8guard_vector_isa_name(paths[k]);
+			const char *name = path_name(paths[k]);
 
 			if (!fn)
-				continue;	/* the scalar path */
+				continue;	/* the scalar path's builds */
 			check_contract(name, fn, buf, start, len, true, exact);
 			check_contract(name, fn, buf, start, len, false, exact);
 		}
@@ -357,6 +378,8 @@ int main(int argc, char **argv)
 			if (isa != UTF8GUARD_VECTOR_SCALAR &&
 			    utf8guard_vector_available(isa))
 				printf("%s\n", utf8guard_vector_isa_name(isa));
+		if (utf8guard_scalar_bmi2())
+			printf("%s\n", path_name(PATH_SCALAR_PLAIN));
 		return 0;
 	}
 	for (k = 1; k < argc; k++) {
@@ -378,6 +401,12 @@ int main(int argc, char **argv)
 			printf(" (%s: not on this CPU)",
 			       utf8guard_vector_isa_name(isa));
 		}
+	}
+	if (utf8guard_scalar_bmi2()) {
+		paths[path_count++] = PATH_SCALAR_PLAIN;
+		printf(" %s (scalar: BMI2)", path_name(PATH_SCALAR_PLAIN));
+	} else {
+		printf(" (scalar: plain, no BMI2 on this CPU)");
 	}
 	printf("\n");
 	if (path_count < 2) {

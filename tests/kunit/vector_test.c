@@ -3,9 +3,10 @@
  * KUnit suite utf8guard_vector: the core's vector paths (SSE4.1, AVX2, and
  * AVX-512 where the CPU has it) as compiled into utf8guard.ko, run in the
  * kernel between kernel_fpu_begin() and kernel_fpu_end(), against its
- * scalar path.  The test VM's emulated CPU (TCG) has no AVX-512: there
- * the suite checks that the path is refused, and the userspace core
- * suites run the AVX-512 code on the host.
+ * scalar path, and the scalar path's BMI2 build against its plain one.
+ * The test VM's emulated CPU (TCG) has no AVX-512: there the suite checks
+ * that the path is refused, and the userspace core suites run the AVX-512
+ * code on the host.
  */
 #include <kunit/test.h>
 #include <linux/bottom_half.h>
@@ -76,6 +77,24 @@ static void plant(u8 *buf, size_t len)
 		buf[at + k] = bad[k];
 }
 
+/*
+ * Buffer @round of a series: random characters, 0 to 2 random bytes near
+ * block or chunk edges, and on odd rounds a classic ill-formed sequence.
+ * Returns its length.
+ */
+static size_t random_buffer(u8 *buf, int round)
+{
+	size_t len = 1 + (round % 4 ? rng() % 600 : rng() % BUFFER_MAX);
+	unsigned int n;
+
+	fill(buf, len);
+	for (n = rng() % 3; n; n--)
+		buf[edge_offset(len)] = rng();
+	if (round % 2)
+		plant(buf, len);
+	return len;
+}
+
 struct outcome {
 	bool ill_formed;
 	struct utf8guard_report first;
@@ -97,6 +116,12 @@ static bool reports_equal(const struct utf8guard_report *a,
 	       a->codepoint == b->codepoint && a->reason == b->reason &&
 	       a->shadow_length == b->shadow_length &&
 	       a->path_trick == b->path_trick;
+}
+
+static bool outcomes_equal(const struct outcome *a, const struct outcome *b)
+{
+	return a->ill_formed == b->ill_formed && a->prefix == b->prefix &&
+	       (!a->ill_formed || reports_equal(&a->first, &b->first));
 }
 
 static void restore_default(void)
@@ -196,19 +221,14 @@ static void vector_paths_match_scalar(struct kunit *test)
 {
 	u8 *buf = kunit_kzalloc(test, BUFFER_MAX, GFP_KERNEL);
 	struct outcome scalar, other;
-	unsigned int isa, n, mismatches = 0, compared = 0;
+	unsigned int isa, mismatches = 0, compared = 0;
 	size_t len;
 	int round;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	rng_state = 2026;
 	for (round = 0; round < 3000; round++) {
-		len = 1 + (round % 4 ? rng() % 600 : rng() % BUFFER_MAX);
-		fill(buf, len);
-		for (n = rng() % 3; n; n--)
-			buf[edge_offset(len)] = rng();
-		if (round % 2)
-			plant(buf, len);
+		len = random_buffer(buf, round);
 		run_path(test, UTF8GUARD_VECTOR_SCALAR, buf, len, &scalar);
 		for (isa = UTF8GUARD_VECTOR_SSE41;
 		     isa < UTF8GUARD_VECTOR_ISA_COUNT; isa++) {
@@ -216,10 +236,7 @@ static void vector_paths_match_scalar(struct kunit *test)
 				continue;
 			run_path(test, isa, buf, len, &other);
 			compared++;
-			if (other.ill_formed == scalar.ill_formed &&
-			    other.prefix == scalar.prefix &&
-			    (!scalar.ill_formed ||
-			     reports_equal(&other.first, &scalar.first)))
+			if (outcomes_equal(&other, &scalar))
 				continue;
 			if (mismatches++ < 5)
 				KUNIT_FAIL(test, "%s: length %zu: prefix %zu, first error at %llu (%s); scalar: prefix %zu, first error at %llu (%s)",
@@ -236,11 +253,53 @@ static void vector_paths_match_scalar(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mismatches, 0U);
 }
 
+/*
+ * The scalar path takes its BMI2 build exactly where the CPU has BMI2
+ * (qemu -cpu max has it), and its plain build gives the same reports, on
+ * 3000 buffers.
+ */
+static void scalar_builds_match(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, BUFFER_MAX, GFP_KERNEL);
+	struct outcome bmi2, plain;
+	unsigned int mismatches = 0, compared = 0;
+	size_t len;
+	int round;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_EXPECT_EQ(test, utf8guard_scalar_bmi2(),
+			boot_cpu_has(X86_FEATURE_BMI2));
+	if (!boot_cpu_has(X86_FEATURE_BMI2)) {
+		KUNIT_EXPECT_FALSE(test, utf8guard_scalar_use_bmi2(true));
+		KUNIT_EXPECT_FALSE(test, utf8guard_scalar_bmi2());
+		return;
+	}
+	rng_state = 2027;
+	for (round = 0; round < 3000; round++) {
+		len = random_buffer(buf, round);
+		run_path(test, UTF8GUARD_VECTOR_SCALAR, buf, len, &bmi2);
+		KUNIT_ASSERT_TRUE(test, utf8guard_scalar_use_bmi2(false));
+		run_path(test, UTF8GUARD_VECTOR_SCALAR, buf, len, &plain);
+		KUNIT_ASSERT_TRUE(test, utf8guard_scalar_use_bmi2(true));
+		compared++;
+		if (outcomes_equal(&plain, &bmi2))
+			continue;
+		if (mismatches++ < 5)
+			KUNIT_FAIL(test, "length %zu: plain: prefix %zu, first error at %llu; bmi2: prefix %zu, first error at %llu",
+				   len, plain.prefix, plain.first.offset,
+				   bmi2.prefix, bmi2.first.offset);
+	}
+	restore_default();
+	kunit_info(test, "%u comparisons, %u mismatches", compared, mismatches);
+	KUNIT_EXPECT_EQ(test, mismatches, 0U);
+}
+
 static struct kunit_case vector_cases[] = {
 	KUNIT_CASE(vector_paths_available),
 	KUNIT_CASE(missing_path_refused),
 	KUNIT_CASE(vector_prefix_runs_under_fpu),
 	KUNIT_CASE(vector_paths_match_scalar),
+	KUNIT_CASE(scalar_builds_match),
 	{}
 };
 
