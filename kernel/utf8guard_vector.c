@@ -366,11 +366,10 @@ UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_prefix);
 /**
  * utf8guard_scalar_bmi2() - does the scalar path take its BMI2 build
  *
- * The scalar path (utf8guard_core.c) is compiled twice, plain x86-64 and
- * with BMI2; both give the same results.  The BMI2 build runs where the
- * CPU has BMI2, unless utf8guard_scalar_use_bmi2() said otherwise.
- *
- * Return: true if it takes the BMI2 build.
+ * Return: true if the scalar path (utf8guard_core.c), compiled twice,
+ * plain x86-64 and with BMI2, takes its BMI2 build: where the CPU has
+ * BMI2, unless utf8guard_scalar_use_bmi2() said otherwise.  Both builds
+ * give the same results.
  */
 bool utf8guard_scalar_bmi2(void)
 {
