@@ -125,7 +125,7 @@ static const u8 byte_2_high[UTF8GUARD_VECTOR_TABLE] = {
 
 /* AVX2: the same on 32 bytes. */
 #define VEC_BYTES	32
-#define VEC_PER_SPAN	2
+#define VEC_PER_SPAN	2	/* 4 spilled registers: slower */
 #define VEC_TARGET	"avx2"
 #define VEC_NAME(x)	utf8guard_avx2_##x
 #define VEC_LOOKUP(table, index) ((utf8guard_avx2_vec) \

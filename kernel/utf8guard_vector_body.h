@@ -4,8 +4,8 @@
  * utf8guard_vector.c with these defined (and undefined at the end):
  *
  *	VEC_BYTES	bytes in a vector: 16 (SSE4.1), 32 (AVX2) or 64 (AVX-512)
- *	VEC_PER_SPAN	vectors per ASCII test in a group of blocks (1 to 4):
- *			as many as the registers hold beside the constants
+ *	VEC_PER_SPAN	vectors per ASCII test in a group of blocks (1 to 4),
+ *			whichever measured faster (make bench)
  *	VEC_TARGET	the target attribute string, e.g. "avx2"
  *	VEC_NAME(x)	prefixes x with the instruction set's name
  *	VEC_LOOKUP(table, index)	pshufb: table[index] in each 16-byte lane
