@@ -118,7 +118,9 @@ void VEC_NAME(consts_init)(struct VEC_CONSTS *c)
 		c->byte_2_high = VEC_PERMUTE(c->byte_2_high, spread);
 	}
 #endif
-	VEC_KEEP(c->low_nibble);
+#ifndef VEC_PERMUTE
+	VEC_KEEP(c->low_nibble);	/* vpermb needs no mask: left unmade */
+#endif
 	VEC_KEEP(c->third_min);
 	VEC_KEEP(c->fourth_min);
 	VEC_KEEP(c->high_bit);
