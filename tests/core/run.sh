@@ -48,29 +48,61 @@ passed=0
 failed=0
 failed_names=
 
-# run_suite NAME COMMAND...: run, log, print the NAME: lines and a verdict.
-# run_suite NAME COMMAND...: NAME is the suite, or SUITE@PATH for a suite
-# run with the core's path forced to PATH (the programs print "SUITE:").
-run_suite() {
-	local name=$1 log=$logs/$1.log start status seconds
+# The suites run side by side, as many at a time as there are cores
+# (CORE_JOBS=N to set it): each is a job with its own log, and its NAME:
+# lines and verdict are printed when it ends.  The full exhaustive pass
+# uses every core itself, so it runs alone, first.
+jobs_max=${CORE_JOBS:-$(nproc)}
+declare -A job_name=() job_start=()
+
+# report NAME STATUS SECONDS: print a finished job's NAME: lines and verdict.
+report() {
+	local name=$1 status=$2 seconds=$3 log=$logs/$1.log
 	local prefix=${1%@*}
-	shift
 	echo "== $name"
-	start=$(date +%s.%N)
-	"$@" >"$log" 2>&1
-	status=$?
-	seconds=$(awk "BEGIN { print $(date +%s.%N) - $start }")
 	grep -a "^$prefix:" "$log" | sed 's/^/   /'
-	if [ $status -eq 0 ]; then
+	if [ "$status" -eq 0 ]; then
 		passed=$((passed + 1))
-		printf '   PASS %s (%.1f s)\n' "$name" "$seconds"
+		printf '   PASS %s (%s s)\n' "$name" "$seconds"
 	else
 		failed=$((failed + 1))
 		failed_names="$failed_names $name"
-		printf '   FAIL %s (exit %d, %.1f s), log %s:\n' \
-			"$name" $status "$seconds" "$log"
+		printf '   FAIL %s (exit %d, %s s), log %s:\n' \
+			"$name" "$status" "$seconds" "$log"
 		grep -av "^$prefix:" "$log" | head -n 20 | sed 's/^/     /'
 	fi
+}
+
+# reap: wait for one job to end and report it.
+reap() {
+	local ended='' status=0
+	wait -n -p ended "${!job_name[@]}" || status=$?
+	[ -n "$ended" ] || return 0
+	report "${job_name[$ended]}" $status $(($(date +%s) - job_start[$ended]))
+	unset "job_name[$ended]" "job_start[$ended]"
+}
+
+# run_suite NAME COMMAND...: start a job once a core is free.  NAME is the
+# suite, or SUITE@PATH for a suite run with the core's path forced to PATH
+# (the programs print "SUITE:").
+run_suite() {
+	local name=$1
+	shift
+	while ((${#job_name[@]} >= jobs_max)); do
+		reap
+	done
+	"$@" >"$logs/$name.log" 2>&1 &
+	job_name[$!]=$name
+	job_start[$!]=$(date +%s)
+}
+
+# run_alone NAME COMMAND...: run a job that uses every core by itself.
+run_alone() {
+	while ((${#job_name[@]})); do
+		reap
+	done
+	run_suite "$@"
+	reap
 }
 
 suite_table() {
@@ -104,9 +136,10 @@ suite_kuhn() {
 		"$kuhn_file" 2>/dev/null; then
 		echo "kuhn: NOTE: $kuhn_file holds no malformed byte (a lossy copy);"
 		echo "kuhn: NOTE: testing the rebuild from tests/core/kuhn_reconstruct.py"
-		"$python" "$here/kuhn_reconstruct.py" "$kuhn_file" \
-			"$build/UTF-8-test.rebuilt.txt" || return 1
-		"$build/kuhn_test" "$build/UTF-8-test.rebuilt.txt"
+		# One rebuild per path: the paths' kuhn suites run side by side.
+		local rebuilt=$build/UTF-8-test.rebuilt.${UTF8GUARD_CORE_PATH:-auto}.txt
+		"$python" "$here/kuhn_reconstruct.py" "$kuhn_file" "$rebuilt" || return 1
+		"$build/kuhn_test" "$rebuilt"
 		return
 	fi
 	"$build/kuhn_test" "$kuhn_file"
@@ -137,8 +170,13 @@ suite_fuzz() {
 	return $status
 }
 
+# The full exhaustive pass first (it is threaded), then every other suite
+# and every path's suites side by side.
 for suite in "${suites[@]}"; do
-	run_suite "$suite" "suite_$suite"
+	[ "$suite" != exhaustive ] || run_alone exhaustive suite_exhaustive
+done
+for suite in "${suites[@]}"; do
+	[ "$suite" = exhaustive ] || run_suite "$suite" "suite_$suite"
 done
 
 # The same suites again on each vector path this CPU has, forced to take
@@ -146,7 +184,8 @@ done
 # the scalar path's plain build (scalar-plain) where the scalar path
 # defaults to its BMI2 build; the 4-byte strings of the exhaustive suite
 # only for the 3- and 4-byte leads, whose later bytes the vector paths
-# judge together.  vector and fuzz compare all paths in one run already.
+# judge together, on one thread each (the paths run side by side).
+# vector and fuzz compare all paths in one run already.
 if ! vector_paths=$("$build/vector_test" --list) || [ -z "$vector_paths" ]; then
 	echo "== no vector path on this CPU: the core's vector suites did not run"
 	failed=$((failed + 1))
@@ -157,12 +196,17 @@ for path in $vector_paths; do
 	for suite in "${suites[@]}"; do
 		case $suite in
 		exhaustive)
+			# shellcheck disable=SC2086
 			run_suite "exhaustive@$path" env UTF8GUARD_CORE_PATH="$path" \
-				"$build/exhaustive_test" --leads E0-F4 $exhaustive_args ;;
+				"$build/exhaustive_test" --threads 1 --leads E0-F4 \
+				$exhaustive_args ;;
 		table|block|oracle|kuhn)
 			UTF8GUARD_CORE_PATH=$path run_suite "$suite@$path" "suite_$suite" ;;
 		esac
 	done
+done
+while ((${#job_name[@]})); do
+	reap
 done
 
 echo "$passed passed, $failed failed${failed_names:+ (failed:$failed_names)}"
