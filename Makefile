@@ -5,6 +5,9 @@
 #   make              build the CLI and the module (for the running kernel,
 #                     or KERNELDIR=/path/to/kernel/build)
 #   make check        install what the tests need, then run every test suite
+#                     (the stock kernels' soaks shortened: under 50 minutes)
+#   make check-long   the same with every soak at full length on every
+#                     kernel: before resolving an issue that touches a hook
 #   make demo         boot Debian's stock kernel in qemu and show the module
 #   make fuzz         long libFuzzer run on the validator core
 #   make bench        validator speed vs simdutf, GLib, ICU, CPython
@@ -217,6 +220,9 @@ dkms-install:
 check:
 	tests/run-all.sh
 
+check-long:
+	CHECK_LONG=1 tests/run-all.sh
+
 demo:
 	scripts/demo.sh
 
@@ -239,5 +245,5 @@ clean:
 
 .PHONY: all cli module module-install cli-install man-install \
 	completion-install config-install systemd-install userspace-install \
-	install dkms-install check demo fuzz clean core-freestanding bench \
+	install dkms-install check check-long demo fuzz clean core-freestanding bench \
 	bench-fs bench-nf

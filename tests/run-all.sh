@@ -1,35 +1,52 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# run-all.sh - `make check`: install what the tests need, run every suite,
-# print one summary table and a final "N passed, N failed" line (suites).
+# run-all.sh - `make check` (and `make check-long`): install what the tests
+# need, run every suite, print one summary table with each suite's time,
+# the total, and a final "N passed, N failed" line (suites).
+#
+# The suites run side by side, as many host cores as there are: each row
+# of SUITE_TABLE says how many cores the suite keeps busy (a VM under TCG
+# is one host thread; the core suite and the test kernel's build use
+# two), and a suite starts, in table order, as soon as that many cores
+# are free.  The table is ordered longest first, so that the long VMs
+# start at once and the short suites fill the gaps.  CHECK_JOBS=N sets
+# the number of cores (default: nproc).
 #
 # Each suite's full output is in build/logs/<suite>.log.  A suite passes
 # only if its command exits 0; counts shown are those the suite printed.
 # SUITES="core cli" limits the run to some suites (for development; CI
 # runs them all).
+#
+# CHECK_LONG=1 (`make check-long`) runs every soak at full length on every
+# kernel; without it, the stock kernels run them shortened (vm-suite.sh
+# says how long, and why that is enough), the debug kernel at full length.
 set -uo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top" || exit 2
 logs=$top/build/logs
 mkdir -p "$logs"
+run_start=$(date +%s)
 
 "$top/scripts/install-deps.sh" || {
 	echo "run-all: installing the test dependencies failed" >&2
 	exit 2
 }
 
-# name|command|what it covers
+# The VM suites of one run share what they build (modules, initramfs):
+# vm-suite.sh rebuilds only what a run has not built yet.
+CHECK_RUN_ID=${CHECK_RUN_ID:-$$-$run_start}
+export CHECK_RUN_ID CHECK_LONG=${CHECK_LONG:-}
+
+# The core's fuzz run: 30 s, or make fuzz's 600 s in check-long.
+fuzz_seconds=30
+[ -z "$CHECK_LONG" ] || fuzz_seconds=600
+
+# name|cores|command|what it covers; longest first (see above).
 SUITE_TABLE=(
-	"build|make -s cli core-freestanding|CLI (-Wall -Wextra -Werror), core freestanding"
-	"core|make -s -f tests/core/Makefile.inc core-check|core: tables, exhaustive, block boundaries, oracle, Kuhn, fuzz"
-	"unicode|tests/unicode/run.sh|normalize-reject classes: generated tables, boundaries, NormalizationTest, Python"
-	"cli|tests/cli/check_test.sh build/utf8guardctl|utf8guardctl check"
-	"cli-admin|tests/cli/admin_test.sh build/utf8guardctl|utf8guardctl set/status/stats/apply/scan on a fake sysfs and planted trees"
-	"install|tests/install/install_test.sh|make install file by file, man page, bash completion, dkms, systemd unit"
-	"style|tests/harness/style-check.sh|checkpatch, kernel-doc, sparse, ABI doc"
-	"sign|tests/harness/sign-test.sh|make install SIGN_KEY/SIGN_CERT: signed modules, modinfo, openssl"
-	"vm-test|tests/harness/vm-suite.sh test|test kernel: KUnit, fs hook, nf hook, integration, debug checks"
+	"test-kernel|2|tests/vm/build-test-kernel.sh|the debug test kernel, built once and cached in /var/cache/utf8guard"
+	"vm-test-1|1|tests/harness/vm-suite.sh test 1|test kernel: KUnit, fs hook with its full stress on tmpfs and 50 unload cycles, integration"
+	"vm-test-2|1|tests/harness/vm-suite.sh test 2|test kernel: nf hook, fs hook's full stress on ext4"
 )
 # The kernel matrix (tests/vm/kernels.conf): one vm-stock-NAME suite per
 # kernel, each building the modules W=1 and running the fs hook, nf hook
@@ -39,45 +56,153 @@ kernels=$("$top/tests/vm/stock-kernel.sh" --list) || {
 	exit 2
 }
 for kernel in $kernels; do
-	SUITE_TABLE+=("vm-stock-$kernel|tests/harness/vm-suite.sh stock $kernel|Debian $kernel kernel: build, fs hook, nf hook, utf8guardctl, integration")
+	SUITE_TABLE+=("vm-stock-$kernel|1|tests/harness/vm-suite.sh stock $kernel|Debian $kernel kernel: build, fs hook, nf hook, utf8guardctl, integration")
+done
+SUITE_TABLE+=(
+	"core|2|make -s -f tests/core/Makefile.inc core-check CORE_FUZZ_SHORT=$fuzz_seconds|core: tables, exhaustive, block boundaries, oracle, Kuhn, fuzz ($fuzz_seconds s)"
+	"style|1|tests/harness/style-check.sh|checkpatch, kernel-doc, sparse, ABI doc"
+	"unicode|1|tests/unicode/run.sh|normalize-reject classes: generated tables, boundaries, NormalizationTest, Python"
+	"sign|1|tests/harness/sign-test.sh|make install SIGN_KEY/SIGN_CERT: signed modules, modinfo, openssl"
+	"build|1|make -s cli core-freestanding|CLI (-Wall -Wextra -Werror), core freestanding"
+	"cli|1|tests/cli/check_test.sh build/utf8guardctl|utf8guardctl check"
+	"cli-admin|1|tests/cli/admin_test.sh build/utf8guardctl|utf8guardctl set/status/stats/apply/scan on a fake sysfs and planted trees"
+	"install|1|tests/install/install_test.sh|make install file by file, man page, bash completion, dkms, systemd unit"
+)
+# What a suite needs done first (suite: suites).  The test kernel's build
+# comes first so that no VM or style waits for it with a core held.
+declare -A NEEDS=(
+	[vm-test-1]=test-kernel [vm-test-2]=test-kernel [style]=test-kernel
+	[cli]=build [cli-admin]=build
+)
+
+cores=${CHECK_JOBS:-$(nproc)}
+[[ "$cores" =~ ^[1-9][0-9]*$ ]] || {
+	echo "run-all: CHECK_JOBS must be a positive number, not '$cores'" >&2
+	exit 2
+}
+
+selected() {
+	[ -z "${SUITES:-}" ] || [[ " $SUITES " == *" $1 "* ]] ||
+		{ [[ "$1" == vm-stock-* ]] && [[ " $SUITES " == *" vm-stock "* ]]; } ||
+		{ [[ "$1" == vm-test-* ]] && [[ " $SUITES " == *" vm-test "* ]]; }
+}
+
+names=()
+declare -A CORES=() COMMAND=() WHAT=() STATE=() SECS=() COUNTS=() RESULT=()
+for row in "${SUITE_TABLE[@]}"; do
+	IFS='|' read -r name ncores command what <<<"$row"
+	selected "$name" || continue
+	names+=("$name")
+	((ncores > cores)) && ncores=$cores
+	CORES[$name]=$ncores COMMAND[$name]=$command WHAT[$name]=$what
+	STATE[$name]=pending
+done
+
+# ready NAME: every suite NAME needs has passed, or was not selected.
+# blocked NAME: one of them failed (then NAME does not run).
+ready() {
+	local dep
+	for dep in ${NEEDS[$1]:-}; do
+		[ -z "${STATE[$dep]:-}" ] || [ "${STATE[$dep]}" = ended ] || return 1
+	done
+}
+blocked() {
+	local dep
+	for dep in ${NEEDS[$1]:-}; do
+		[ "${RESULT[$dep]:-}" != FAIL ] || return 0
+	done
+	return 1
+}
+
+declare -A PID=() START=()
+free=$cores
+start_suite() {
+	local name=$1
+	echo "=== $name: started (${CORES[$name]} of $cores cores): ${WHAT[$name]}"
+	START[$name]=$(date +%s)
+	# shellcheck disable=SC2086
+	${COMMAND[$name]} >"$logs/$name.log" 2>&1 &
+	PID[$name]=$!
+	STATE[$name]=running
+	free=$((free - CORES[$name]))
+}
+end_suite() {
+	local name=$1 status=$2
+	SECS[$name]=$(($(date +%s) - START[$name]))
+	COUNTS[$name]=$(grep -aEo '[0-9]+ passed, [0-9]+ failed.*' "$logs/$name.log" | tail -n 1)
+	if [ "$status" -eq 0 ]; then
+		RESULT[$name]=PASS
+	else
+		RESULT[$name]=FAIL
+		echo "--- $name failed (exit $status); last lines of $logs/$name.log:"
+		tail -n 30 "$logs/$name.log"
+	fi
+	echo "=== $name: ${RESULT[$name]} in ${SECS[$name]}s ${COUNTS[$name]:+(${COUNTS[$name]})}"
+	STATE[$name]=ended
+	free=$((free + CORES[$name]))
+}
+
+while :; do
+	# Start, in table order, every suite that is ready and fits.
+	for name in "${names[@]}"; do
+		[ "${STATE[$name]}" = pending ] || continue
+		if blocked "$name"; then
+			STATE[$name]=ended RESULT[$name]=FAIL SECS[$name]=0
+			COUNTS[$name]="not run: ${NEEDS[$name]} failed"
+			echo "=== $name: not run (${NEEDS[$name]} failed)"
+			continue
+		fi
+		ready "$name" && ((CORES[$name] <= free)) && start_suite "$name"
+	done
+	left=0
+	for name in "${names[@]}"; do
+		[ "${STATE[$name]}" != pending ] || left=1
+	done
+	if ((${#PID[@]} == 0)); then
+		((left)) || break
+		# Nothing runs and nothing could start: a dependency that is
+		# not in the table (cannot happen with the table above).
+		echo "run-all: no suite can start: ${names[*]}" >&2
+		exit 2
+	fi
+	ended=
+	rc=0
+	wait -n -p ended "${PID[@]}" || rc=$?
+	[ -n "$ended" ] || break
+	for name in "${!PID[@]}"; do
+		if [ "${PID[$name]}" = "$ended" ]; then
+			unset "PID[$name]"
+			end_suite "$name" "$rc"
+		fi
+	done
 done
 
 passed=0
 failed=0
-summary=()
-matrix=()
-for row in "${SUITE_TABLE[@]}"; do
-	IFS='|' read -r name command what <<<"$row"
-	if [ -n "${SUITES:-}" ] && [[ " $SUITES " != *" $name "* ]] &&
-		! { [[ "$name" == vm-stock-* ]] && [[ " $SUITES " == *" vm-stock "* ]]; }; then
-		continue
-	fi
-	echo "=== $name: $what"
-	start=$(date +%s)
-	# shellcheck disable=SC2086
-	$command >"$logs/$name.log" 2>&1
-	status=$?
-	secs=$(($(date +%s) - start))
-	counts=$(grep -aEo '[0-9]+ passed, [0-9]+ failed.*' "$logs/$name.log" | tail -n 1)
-	if [ $status -eq 0 ]; then
-		result=PASS
+for name in "${names[@]}"; do
+	if [ "${RESULT[$name]}" = PASS ]; then
 		passed=$((passed + 1))
 	else
-		result=FAIL
 		failed=$((failed + 1))
-		echo "--- $name failed (exit $status); last lines of $logs/$name.log:"
-		tail -n 30 "$logs/$name.log"
 	fi
-	echo "=== $name: $result in ${secs}s ${counts:+($counts)}"
-	summary+=("$(printf '%-16s %-5s %5ss  %s' "$name" "$result" "$secs" "${counts:-}")")
-	# The VM suites' "matrix:" line: one row of the kernel matrix table.
-	row=$(grep -a '^matrix: ' "$logs/$name.log" | tail -n 1)
-	[ -z "$row" ] || matrix+=("$row time=${secs}s result=$result")
 done
+total=$(($(date +%s) - run_start))
 
 echo
 echo "suite            result  time  counts"
-printf '%s\n' "${summary[@]}"
+for name in "${names[@]}"; do
+	printf '%-16s %-5s %5ss  %s\n' "$name" "${RESULT[$name]}" "${SECS[$name]}" "${COUNTS[$name]:-}"
+done
+printf '%-16s %-5s %5ss  %s\n' total "" "$total" \
+	"(wall, with the dependencies' install; $cores cores; ${CHECK_LONG:+check-long}${CHECK_LONG:-check})"
+
+# The VM suites' "matrix:" line: one row of the kernel matrix table.
+matrix=()
+for name in "${names[@]}"; do
+	[[ "$name" == vm-stock-* ]] || continue
+	row=$(grep -a '^matrix: ' "$logs/$name.log" | tail -n 1)
+	[ -z "$row" ] || matrix+=("$row time=${SECS[$name]}s result=${RESULT[$name]}")
+done
 if ((${#matrix[@]})); then
 	# kernel x guest suite: passed/failed tests, FAIL if the suite failed
 	echo
@@ -106,6 +231,9 @@ if ((${#matrix[@]})); then
 		unset cell
 	done
 	echo "(guest suites: tests passed/failed; FAIL: the suite exited non-zero)"
+fi
+if [ -z "$CHECK_LONG" ] && [ -z "${SUITES:-}" ] && ((total > 3600)); then
+	echo "WARNING: make check took $((total / 60)) min $((total % 60)) s, over 60 minutes: CI stops at 90; make it faster before adding tests"
 fi
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

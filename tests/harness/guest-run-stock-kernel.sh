@@ -7,7 +7,11 @@
 # under that lock.  After each, a line "utf8guard-suite: NAME exit STATUS"
 # tells vm-suite.sh whose "N passed, N failed" line came just before;
 # "utf8guard-kernel: RELEASE VERSION" which kernel ran them (PREEMPT_RT?).
+# The soaks' lengths (FS_STRESS_ITER, FS_CYCLES, NF_CYCLES) come from the
+# kernel command line, which passes them to /init's environment
+# (vm-suite.sh: shortened in make check, full in make check-long).
 set -u
+echo "utf8guard-soak: FS_STRESS_ITER=${FS_STRESS_ITER:-10000} FS_CYCLES=${FS_CYCLES:-50} NF_CYCLES=${NF_CYCLES:-20}"
 mods=/utf8guard/modules
 tools=/utf8guard/tools
 status=0

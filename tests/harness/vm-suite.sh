@@ -2,39 +2,74 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-suite.sh - run the module's suites in qemu on one kernel.
 #
-#   test   the project's debug test kernel (KUnit + KASAN, UBSAN, lockdep,
-#          kmemleak, panic_on_warn), in two VMs side by side: KUnit suites,
-#          the fs hook suite with its stress on tmpfs, the integration
-#          suite (guest-run-test-kernel.sh); the nf hook suite and the fs
-#          hook's stress on ext4 (guest-run-test-kernel-2.sh)
-#   stock [NAME]
+#   test [1|2]
+#          the project's debug test kernel (KUnit + KASAN, UBSAN, lockdep,
+#          kmemleak, panic_on_warn), whose suites are split over two VMs:
+#          1: KUnit suites, the fs hook suite with its stress on tmpfs, the
+#          integration suite (guest-run-test-kernel.sh); 2: the nf hook
+#          suite and the fs hook's stress on ext4
+#          (guest-run-test-kernel-2.sh).  Without a number, both side by
+#          side; make check runs them as two suites (vm-test-1, vm-test-2),
+#          so that its scheduler can give a free core to another suite
+#          when the shorter one ends.  The soaks run at full length here.
+#   stock NAME
 #          a Debian kernel with modules built against its headers: the fs
 #          hook, nf hook and integration suites (guest-run-stock-kernel.sh).
 #          NAME is a row of tests/vm/kernels.conf (the kernel matrix:
 #          6.1, 6.12, 6.12-rt); without it, the kernel linux-image-amd64
-#          depends on.
+#          depends on.  The soaks run shortened (see STOCK_SOAK below)
+#          unless CHECK_LONG is set (make check-long).
 #
 # Builds the modules for that kernel (warning-free, W=1), an initramfs with
 # them and the guest tools, boots it (tests/vm/run-vm.sh judges: success
 # only through the second serial port, no kernel splat), and for the test
 # kernel parses the KUnit results with kunit.py.  The last stdout line is
 # a summary: "<kind>: N passed, N failed[, kunit ...]".
-# Usage: vm-suite.sh test | stock [NAME]
+# What it builds is kept in build/vm-<kind>[-NAME]; a second VM of the same
+# make check run (same CHECK_RUN_ID) uses it instead of building it again.
+# Usage: vm-suite.sh test [1|2] | stock [NAME]
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 vm=$top/tests/vm
-kind=${1:?usage: vm-suite.sh test | stock [NAME]}
-name=${2:-}
+usage="usage: vm-suite.sh test [1|2] | stock [NAME]"
+kind=${1:?$usage}
+name=
+vms="1 2"
 stock_kernel=("$vm/stock-kernel.sh")
 out=$top/build/vm-$kind
-if [ -n "$name" ]; then
-	[ "$kind" = stock ] || { echo "usage: vm-suite.sh test | stock [NAME]" >&2; exit 2; }
-	stock_kernel+=(--kernel "$name")
-	out=$out-$name
-fi
+case $kind in
+test)
+	case ${2:-} in
+	"") ;;
+	1 | 2) vms=$2 ;;
+	*) echo "$usage" >&2; exit 2 ;;
+	esac
+	;;
+stock)
+	name=${2:-}
+	vms=1
+	if [ -n "$name" ]; then
+		stock_kernel+=(--kernel "$name")
+		out=$out-$name
+	fi
+	;;
+*)
+	echo "$usage" >&2
+	exit 2
+	;;
+esac
 mkdir -p "$out"
+
+# The soaks on a stock kernel: the race each one is there for shows at
+# these lengths (Documentation/testing.rst, "Soak lengths"); make
+# check-long runs them at full length, as the debug kernel always does.
+if [ -n "${CHECK_LONG:-}" ]; then
+	STOCK_SOAK="FS_STRESS_ITER=10000 FS_CYCLES=50 NF_CYCLES=20"
+else
+	STOCK_SOAK="FS_STRESS_ITER=2000 FS_CYCLES=10 NF_CYCLES=5"
+fi
 
 # The last-but-one stdout line, for run-all.sh's kernel matrix table:
 #   matrix: KERNEL build=ok|FAIL [SUITE=PASSED/FAILED/EXIT]... vm=PASS|FAIL
@@ -52,106 +87,129 @@ case $kind in
 test)
 	tree=$("$vm/build-test-kernel.sh" | tail -n 1)
 	image=$tree/arch/x86/boot/bzImage
-	guest=$here/guest-run-test-kernel.sh
-	guest2=$here/guest-run-test-kernel-2.sh
 	;;
 stock)
 	tree=$("${stock_kernel[@]}" --build)
 	image=$("${stock_kernel[@]}" --image)
-	guest=$here/guest-run-stock-kernel.sh
-	;;
-*)
-	echo "usage: vm-suite.sh test | stock [NAME]" >&2
-	exit 2
 	;;
 esac
 
-"$here/build-modules.sh" "$tree" "$out/modules"
-matrix_build=ok
-guest_cc=(gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror
-	-I "$top/userspace")
-"${guest_cc[@]}" -o "$out/guest_write" "$top/tests/module/guest_write.c"
-"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_op" "$top/tests/fs/fs_op.c" "$top/userspace/hex.c"
-"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_stress" "$top/tests/fs/fs_stress.c"
-"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/net_op" "$top/tests/net/net_op.c" "$top/userspace/hex.c"
+# prepare: the modules, the guest tools and the initramfs of each VM,
+# built once per make check run: the VM suites of one kernel take turns
+# (flock), and the second finds the first's stamp.
+prepare() {
+	mods=$("$here/build-modules.sh" "$tree" | tail -n 1)
+	guest_cc=(gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror
+		-I "$top/userspace")
+	"${guest_cc[@]}" -o "$out/guest_write" "$top/tests/module/guest_write.c"
+	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_op" "$top/tests/fs/fs_op.c" "$top/userspace/hex.c"
+	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_stress" "$top/tests/fs/fs_stress.c"
+	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/net_op" "$top/tests/net/net_op.c" "$top/userspace/hex.c"
 
-# The filesystems of the fs hook suite: an empty ext4 image (loop-mounted
-# in the guest), a fresh host directory shared over 9p, and on the stock
-# kernel the modules they need.
-rm -f "$out/ext4.img"
-mkfs.ext4 -q -F "$out/ext4.img" 64M
-rm -rf "$out/9p-share"
-mkdir -p "$out/9p-share"
-tree_args=()
-if [ "$kind" = stock ]; then
-	"$vm/stock-modules.sh" "$("${stock_kernel[@]}" --version)" \
-		"$out/stock-modules" crc32c_generic ext4 loop 9p 9pnet_virtio \
-		virtio_pci nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6 veth
-	# utf8guardctl's suite: the modules and the CLI as `make install
-	# DESTDIR=...` puts them (modules_install + depmod, so that `load`
-	# finds them by name), over the stock modules; from a copy of the
-	# tracked files, not to build in the source tree.  The CLI is linked
-	# with libkmod (no static one): its shared libraries go along.
-	stage=$out/install-root
-	src=$out/install-src
-	rm -rf "$stage" "$src"
-	mkdir -p "$stage" "$src"
-	cp -a "$out/stock-modules/." "$stage/"
-	(cd "$top" && git ls-files -z | cpio --quiet -0 -pdm "$src")
-	make -C "$src" install DESTDIR="$stage" KERNELDIR="$tree" >"$out/install.log" 2>&1 || {
-		cat "$out/install.log" >&2
-		echo "vm-suite: make install DESTDIR=$stage failed" >&2
-		exit 1
-	}
-	ctl=$(find "$stage" -path '*/sbin/utf8guardctl' -type f | head -n 1)
-	[ -n "$ctl" ] || { echo "vm-suite: make install put no utf8guardctl in $stage" >&2; exit 1; }
-	libs=$(ldd "$ctl" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }')
-	[ -n "$libs" ] || { echo "vm-suite: ldd finds no shared library of $ctl" >&2; exit 1; }
-	for lib in $libs; do
-		mkdir -p "$stage$(dirname "$lib")"
-		cp -L "$lib" "$stage$lib"
+	# The filesystems of the fs hook suite: an empty ext4 image
+	# (loop-mounted in the guest), a fresh host directory shared over 9p,
+	# and on the stock kernel the modules they need.
+	rm -f "$out/ext4.img"
+	mkfs.ext4 -q -F "$out/ext4.img" 64M
+	rm -rf "$out/9p-share"
+	mkdir -p "$out/9p-share"
+	tree_args=()
+	if [ "$kind" = stock ]; then
+		"$vm/stock-modules.sh" "$("${stock_kernel[@]}" --version)" \
+			"$out/stock-modules" crc32c_generic ext4 loop 9p 9pnet_virtio \
+			virtio_pci nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6 veth
+		# utf8guardctl's suite: the modules and the CLI as `make install
+		# DESTDIR=...` puts them (modules_install + depmod, so that `load`
+		# finds them by name), over the stock modules; from a copy of the
+		# tracked files, not to build in the source tree.  The CLI is linked
+		# with libkmod (no static one): its shared libraries go along.
+		stage=$out/install-root
+		src=$out/install-src
+		rm -rf "$stage" "$src"
+		mkdir -p "$stage" "$src"
+		cp -a "$out/stock-modules/." "$stage/"
+		(cd "$top" && git ls-files -z | cpio --quiet -0 -pdm "$src")
+		make -C "$src" install DESTDIR="$stage" KERNELDIR="$tree" >"$out/install.log" 2>&1 || {
+			cat "$out/install.log" >&2
+			echo "vm-suite: make install DESTDIR=$stage failed" >&2
+			exit 1
+		}
+		ctl=$(find "$stage" -path '*/sbin/utf8guardctl' -type f | head -n 1)
+		[ -n "$ctl" ] || { echo "vm-suite: make install put no utf8guardctl in $stage" >&2; exit 1; }
+		libs=$(ldd "$ctl" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }')
+		[ -n "$libs" ] || { echo "vm-suite: ldd finds no shared library of $ctl" >&2; exit 1; }
+		for lib in $libs; do
+			mkdir -p "$stage$(dirname "$lib")"
+			cp -L "$lib" "$stage$lib"
+		done
+		tree_args=(--tree "$stage")
+	fi
+
+	files=()
+	while IFS= read -r ko; do
+		files+=(--file "$ko:/utf8guard/modules/")
+	done < <(find "$mods" -name '*.ko' | sort)
+	for tool in guest_write fs_op fs_stress net_op; do
+		files+=(--file "$out/$tool:/utf8guard/tools/")
 	done
-	tree_args=(--tree "$stage")
-fi
+	files+=(--file "$top/tests/module/integration_test.sh:/utf8guard/tools/"
+		--file "$top/tests/module/cli_admin_test.sh:/utf8guard/tools/"
+		--file "$top/tests/fs/fs_hook_test.sh:/utf8guard/tools/"
+		--file "$top/tests/net/nf_hook_test.sh:/utf8guard/tools/"
+		--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard-net:/utf8guard/tools/"
+		--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard:/utf8guard/tools/"
+		--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard-fs:/utf8guard/tools/"
+		--file "$out/ext4.img:/utf8guard/")
+	if [ "$kind" = stock ]; then
+		"$vm/make-initramfs.sh" "$out/initrd-1.cpio.gz" \
+			--run "$here/guest-run-stock-kernel.sh" "${files[@]}" "${tree_args[@]}"
+	else
+		"$vm/make-initramfs.sh" "$out/initrd-1.cpio.gz" \
+			--run "$here/guest-run-test-kernel.sh" "${files[@]}"
+		"$vm/make-initramfs.sh" "$out/initrd-2.cpio.gz" \
+			--run "$here/guest-run-test-kernel-2.sh" "${files[@]}"
+	fi
+}
 
-files=()
-while IFS= read -r ko; do
-	files+=(--file "$ko:/utf8guard/modules/")
-done < <(find "$out/modules" -name '*.ko' | sort)
-for tool in guest_write fs_op fs_stress net_op; do
-	files+=(--file "$out/$tool:/utf8guard/tools/")
-done
-files+=(--file "$top/tests/module/integration_test.sh:/utf8guard/tools/"
-	--file "$top/tests/module/cli_admin_test.sh:/utf8guard/tools/"
-	--file "$top/tests/fs/fs_hook_test.sh:/utf8guard/tools/"
-	--file "$top/tests/net/nf_hook_test.sh:/utf8guard/tools/"
-	--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard-net:/utf8guard/tools/"
-	--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard:/utf8guard/tools/"
-	--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard-fs:/utf8guard/tools/"
-	--file "$out/ext4.img:/utf8guard/")
-"$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$guest" "${files[@]}" \
-	"${tree_args[@]}"
-logs=("$out/console.log")
+exec 8>"$out/.prepare.lock"
+flock 8
+if [ -z "${CHECK_RUN_ID:-}" ] || [ "$(cat "$out/.prepared" 2>/dev/null)" != "$CHECK_RUN_ID" ]; then
+	rm -f "$out/.prepared"
+	prepare
+	echo "${CHECK_RUN_ID:-}" >"$out/.prepared"
+else
+	echo "vm-suite: using what this run built in $out"
+fi
+flock -u 8
+matrix_build=ok
+
+# vm_args N: the run-vm.sh arguments of VM N (in rv_args); its console log
+# is console-N.log.  VM 1 of the test kernel and the stock kernel's VM
+# share a host directory over 9p.
+vm_args() {
+	rv_args=(--kernel "$image" --initrd "$out/initrd-$1.cpio.gz"
+		--log "$out/console-$1.log" --timeout 2400 --mem 1536)
+	[ "$1" != 1 ] || rv_args+=(--virtfs "$out/9p-share")
+	[ "$kind" != stock ] || rv_args+=(--append "$STOCK_SOAK")
+}
 
 status=0
-if [ "$kind" = stock ]; then
-	"$vm/run-vm.sh" --kernel "$image" --initrd "$out/initrd.cpio.gz" \
-		--log "$out/console.log" --timeout 2400 --mem 1536 \
-		--virtfs "$out/9p-share" || status=1
+logs=()
+for n in $vms; do
+	logs+=("$out/console-$n.log")
+done
+if [ "$vms" != "1 2" ]; then
+	vm_args "$vms"
+	"$vm/run-vm.sh" "${rv_args[@]}" || status=1
 else
 	# Two VMs at once, each in a session of its own: when one fails, the
 	# other is stopped rather than waited for.
-	"$vm/make-initramfs.sh" "$out/initrd-2.cpio.gz" --run "$guest2" \
-		"${files[@]}"
-	logs+=("$out/console-2.log")
-	setsid "$vm/run-vm.sh" --kernel "$image" --initrd "$out/initrd.cpio.gz" \
-		--log "$out/console.log" --timeout 2400 --mem 1536 \
-		--virtfs "$out/9p-share" &
-	vm1=$!
-	setsid "$vm/run-vm.sh" --kernel "$image" --initrd "$out/initrd-2.cpio.gz" \
-		--log "$out/console-2.log" --timeout 2400 --mem 1536 &
-	vm2=$!
-	running=("$vm1" "$vm2")
+	running=()
+	for n in 1 2; do
+		vm_args $n
+		setsid "$vm/run-vm.sh" "${rv_args[@]}" &
+		running+=("$!")
+	done
 	while ((${#running[@]})); do
 		rc=0 ended=
 		wait -n -p ended "${running[@]}" || rc=$?
@@ -176,7 +234,7 @@ fi
 # when its configuration says so.
 if [ "$kind" = stock ]; then
 	release=$("${stock_kernel[@]}" --version)
-	booted=$(tr -d '\r' <"$out/console.log" | sed -n 's/^utf8guard-kernel: //p' | head -n 1)
+	booted=$(tr -d '\r' <"$out/console-1.log" | sed -n 's/^utf8guard-kernel: //p' | head -n 1)
 	if [ "${booted%% *}" != "$release" ]; then
 		echo "vm-suite: the guest ran '${booted:-nothing}', not $release" >&2
 		status=1
@@ -187,7 +245,7 @@ if [ "$kind" = stock ]; then
 	fi
 fi
 matrix_vm=$([ $status -eq 0 ] && echo PASS || echo FAIL)
-matrix_suites=$(tr -d '\r' <"$out/console.log" | awk '
+matrix_suites=$(tr -d '\r' <"$out/console-1.log" | awk '
 	/^[0-9]+ passed, [0-9]+ failed/ { last = $1 "/" $3 }
 	/^utf8guard-suite: [^ ]+ exit [0-9]+$/ {
 		printf " %s=%s/%s", $2, (last == "" ? "-/-" : last), $4
@@ -198,9 +256,11 @@ matrix_suites=$(tr -d '\r' <"$out/console.log" | awk '
 counts=$(cat "${logs[@]}" | grep -aEo '^[0-9]+ passed, [0-9]+ failed' |
 	awk '{ p += $1; f += $3; n++ } END { if (n) printf "%d passed, %d failed (%d suites)", p, f, n }')
 counts=${counts:-no result line}
-summary="$kind${name:+-$name}: $counts"
-if [ "$kind" = test ]; then
-	if kunit=$("$vm/kunit-parse.sh" "$out/console.log" --suites 5 2>&1 | tail -n 1); then
+label=$kind${name:+-$name}
+[ "$kind" != test ] || [ "$vms" = "1 2" ] || label="$label-$vms"
+summary="$label: $counts"
+if [ "$kind" = test ] && [[ " $vms " == *" 1 "* ]]; then
+	if kunit=$("$vm/kunit-parse.sh" "$out/console-1.log" --suites 5 2>&1 | tail -n 1); then
 		summary="$summary, kunit: $kunit"
 	else
 		summary="$summary, kunit: FAILED ($kunit)"
