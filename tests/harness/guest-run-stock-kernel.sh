@@ -19,8 +19,10 @@ echo "utf8guard-kernel: $(uname -r) $(uname -v)"
 run() {
 	name=$1
 	shift
+	t0=$(cut -d. -f1 /proc/uptime)
 	sh "$@"
 	rc=$?
+	echo "utf8guard-time: $name took $(($(cut -d. -f1 /proc/uptime) - t0)) s"
 	echo "utf8guard-suite: $name exit $rc"
 	[ $rc -eq 0 ] || status=1
 }

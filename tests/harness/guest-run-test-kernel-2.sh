@@ -9,12 +9,21 @@
 set -u
 mods=/utf8guard/modules
 status=0
+# timed NAME: how long the guest took since the last timed line.
+t_last=$(cut -d. -f1 /proc/uptime)
+timed() {
+	t_now=$(cut -d. -f1 /proc/uptime)
+	echo "utf8guard-time: $1 took $((t_now - t_last)) s"
+	t_last=$t_now
+}
 
 # Here 5 unload/load cycles under traffic paced at 64 datagrams per 50 ms,
 # and 4 s for bytes that do not come (the stock kernel: 20 cycles under an
 # unpaced flood, 1.5 s).
 NF_CYCLES=5 NF_TIMEOUT_MS=4000 NF_FLOOD_PAUSE_US=50000 \
 	sh /utf8guard/tools/nf_hook_test.sh $mods /utf8guard/tools || status=1
+timed nf
 FS_STRESS_ON=ext4 \
 	sh /utf8guard/tools/fs_hook_test.sh --stress-only $mods /utf8guard/tools || status=1
+timed fs-stress-ext4
 exit $status

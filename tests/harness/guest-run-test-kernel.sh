@@ -9,6 +9,13 @@ set -u
 . /utf8guard/vm-lib.sh
 mods=/utf8guard/modules
 status=0
+# timed NAME: how long the guest took since the last timed line.
+t_last=$(cut -d. -f1 /proc/uptime)
+timed() {
+	t_now=$(cut -d. -f1 /proc/uptime)
+	echo "utf8guard-time: $1 took $((t_now - t_last)) s"
+	t_last=$t_now
+}
 
 # kunit.py needs a KTAP header for suites run from modules.
 ktap_header 5
@@ -34,8 +41,12 @@ rmmod utf8guard || status=1
 # module is unloaded and loaded 50 times pauses 1 ms per iteration (see
 # fs_hook_test.sh): an unthrottled one starves the debug kernel's RCU
 # kthreads on 2 emulated CPUs.
+timed kunit
 FS_STRESS_ON=tmpfs FS_LOAD_PAUSE_US=1000 \
 	sh /utf8guard/tools/fs_hook_test.sh $mods /utf8guard/tools || status=1
+timed fs
 sh /utf8guard/tools/integration_test.sh $mods /utf8guard/tools || status=1
+timed integration
 sh /utf8guard/tools/fs_hook_test.sh --after-lock $mods /utf8guard/tools || status=1
+timed fs-locked
 exit $status

@@ -607,12 +607,14 @@ flood=$!
 flood6=$!
 ok=0
 n=0
+t0=$(cut -d. -f1 /proc/uptime)
 while [ $n -lt "$cycles" ]; do
 	n=$((n + 1))
 	rmmod utf8guard_nf || break
 	insmod "$mods/utf8guard_nf.ko" ports=udp:8080 || break
 	ok=$((ok + 1))
 done
+echo "# $n unload/load cycles under UDP traffic took $(($(cut -d. -f1 /proc/uptime) - t0)) s"
 expect_eq "$cycles unload/load cycles under UDP traffic" "$cycles" "$ok"
 # The last load counts from 0, and on the debug kernel the flood pauses:
 # give it up to 20 s to reach the new hooks (the fresh-clone vm-test once

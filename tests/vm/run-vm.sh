@@ -97,6 +97,12 @@ timeout --kill-after=10 "$timeout" \
 	-append "$BASE_APPEND${append:+ $append}" </dev/null || qemu_rc=$?
 elapsed=$((SECONDS - start))
 touch "$log" "$result"
+# The host CPU time qemu used (user + system of this script's children):
+# below the elapsed time when the guest sat idle (sleeps, timeouts).
+cpu=$(times | tail -n 1 | awk '{
+	n = split($1 " " $2, t, " ")
+	for (i = 1; i <= n; i++) { split(t[i], ms, "m"); s += ms[1] * 60 + ms[2] }
+	printf "%d", s }')
 
 failures=()
 if ((qemu_rc == 124 || qemu_rc == 137)); then
@@ -121,7 +127,7 @@ if ! tr -d '\r' <"$result" | grep -qxF "$SUCCESS_LINE"; then
 fi
 
 if ((${#failures[@]} == 0)); then
-	echo "run-vm: PASS in $elapsed s (log: $log)" >&2
+	echo "run-vm: PASS in $elapsed s, $cpu s of host CPU (log: $log)" >&2
 	exit 0
 fi
 echo "run-vm: ---- last 60 console lines ($log) ----" >&2
@@ -130,5 +136,5 @@ echo "run-vm: ---- end of console log ----" >&2
 for f in "${failures[@]}"; do
 	echo "run-vm: FAIL: $f" >&2
 done
-echo "run-vm: FAILED after $elapsed s" >&2
+echo "run-vm: FAILED after $elapsed s, $cpu s of host CPU" >&2
 exit 1
