@@ -99,7 +99,10 @@ elapsed=$((SECONDS - start))
 touch "$log" "$result"
 # The host CPU time qemu used (user + system of this script's children):
 # below the elapsed time when the guest sat idle (sleeps, timeouts).
-cpu=$(times | tail -n 1 | awk '{
+# (times runs in this shell: in a pipe or $(...) it would see a fresh
+# subshell's zeros.)
+times >"$result.times"
+cpu=$(tail -n 1 "$result.times" | awk '{
 	n = split($1 " " $2, t, " ")
 	for (i = 1; i <= n; i++) { split(t[i], ms, "m"); s += ms[1] * 60 + ms[2] }
 	printf "%d", s }')
