@@ -193,8 +193,10 @@ echo "suite            result  time  counts"
 for name in "${names[@]}"; do
 	printf '%-16s %-5s %5ss  %s\n' "$name" "${RESULT[$name]}" "${SECS[$name]}" "${COUNTS[$name]:-}"
 done
+kind=check
+[ -z "$CHECK_LONG" ] || kind=check-long
 printf '%-16s %-5s %5ss  %s\n' total "" "$total" \
-	"(wall, with the dependencies' install; $cores cores; ${CHECK_LONG:+check-long}${CHECK_LONG:-check})"
+	"(wall, with the dependencies' install; $cores cores; $kind)"
 
 # The VM suites' "matrix:" line: one row of the kernel matrix table.
 matrix=()
