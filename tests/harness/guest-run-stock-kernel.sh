@@ -11,6 +11,7 @@
 # kernel command line, which passes them to /init's environment
 # (vm-suite.sh: shortened in make check, full in make check-long).
 set -u
+. /utf8guard/vm-lib.sh
 echo "utf8guard-soak: FS_STRESS_ITER=${FS_STRESS_ITER:-10000} FS_CYCLES=${FS_CYCLES:-50} NF_CYCLES=${NF_CYCLES:-20}"
 mods=/utf8guard/modules
 tools=/utf8guard/tools
@@ -19,10 +20,9 @@ echo "utf8guard-kernel: $(uname -r) $(uname -v)"
 run() {
 	name=$1
 	shift
-	t0=$(cut -d. -f1 /proc/uptime)
 	sh "$@"
 	rc=$?
-	echo "utf8guard-time: $name took $(($(cut -d. -f1 /proc/uptime) - t0)) s"
+	timed "$name"
 	echo "utf8guard-suite: $name exit $rc"
 	[ $rc -eq 0 ] || status=1
 }

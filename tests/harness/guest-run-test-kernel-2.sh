@@ -7,15 +7,9 @@
 # Single-threaded TCG runs each VM on one host core, so two VMs side by
 # side take the time of the longer one.
 set -u
+. /utf8guard/vm-lib.sh
 mods=/utf8guard/modules
 status=0
-# timed NAME: how long the guest took since the last timed line.
-t_last=$(cut -d. -f1 /proc/uptime)
-timed() {
-	t_now=$(cut -d. -f1 /proc/uptime)
-	echo "utf8guard-time: $1 took $((t_now - t_last)) s"
-	t_last=$t_now
-}
 
 # Here 5 unload/load cycles under traffic paced at 64 datagrams per 50 ms,
 # and 4 s for bytes that do not come (the stock kernel: 20 cycles under an

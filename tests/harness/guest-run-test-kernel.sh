@@ -9,13 +9,6 @@ set -u
 . /utf8guard/vm-lib.sh
 mods=/utf8guard/modules
 status=0
-# timed NAME: how long the guest took since the last timed line.
-t_last=$(cut -d. -f1 /proc/uptime)
-timed() {
-	t_now=$(cut -d. -f1 /proc/uptime)
-	echo "utf8guard-time: $1 took $((t_now - t_last)) s"
-	t_last=$t_now
-}
 
 # kunit.py needs a KTAP header for suites run from modules.
 ktap_header 5

@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-suite.sh - run the module's suites in qemu on one kernel.
 #
-#   test [1|2]
+#   test 1|2
 #          the project's debug test kernel (KUnit + KASAN, UBSAN, lockdep,
 #          kmemleak, panic_on_warn), whose suites are split over two VMs:
 #          1: KUnit suites, the fs hook suite with its stress on tmpfs, the
 #          integration suite (guest-run-test-kernel.sh); 2: the nf hook
 #          suite and the fs hook's stress on ext4
-#          (guest-run-test-kernel-2.sh).  Without a number, both side by
-#          side; make check runs them as two suites (vm-test-1, vm-test-2),
-#          so that its scheduler can give a free core to another suite
-#          when the shorter one ends.  The soaks run at full length here.
+#          (guest-run-test-kernel-2.sh).  make check runs them as two
+#          suites (vm-test-1, vm-test-2) side by side, and its scheduler
+#          gives a free core to another suite when the shorter one ends
+#          (SUITES=vm-test tests/run-all.sh runs just these two).  The
+#          soaks run at full length here.
 #   stock NAME
 #          a Debian kernel with modules built against its headers: the fs
 #          hook, nf hook and integration suites (guest-run-stock-kernel.sh).
@@ -27,29 +28,27 @@
 # a summary: "<kind>: N passed, N failed[, kunit ...]".
 # What it builds is kept in build/vm-<kind>[-NAME]; a second VM of the same
 # make check run (same CHECK_RUN_ID) uses it instead of building it again.
-# Usage: vm-suite.sh test [1|2] | stock [NAME]
+# Usage: vm-suite.sh test 1|2 | stock [NAME]
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 vm=$top/tests/vm
-usage="usage: vm-suite.sh test [1|2] | stock [NAME]"
+usage="usage: vm-suite.sh test 1|2 | stock [NAME]"
 kind=${1:?$usage}
 name=
-vms="1 2"
+vmn=1
 stock_kernel=("$vm/stock-kernel.sh")
 out=$top/build/vm-$kind
 case $kind in
 test)
 	case ${2:-} in
-	"") ;;
-	1 | 2) vms=$2 ;;
+	1 | 2) vmn=$2 ;;
 	*) echo "$usage" >&2; exit 2 ;;
 	esac
 	;;
 stock)
 	name=${2:-}
-	vms=1
 	if [ -n "$name" ]; then
 		stock_kernel+=(--kernel "$name")
 		out=$out-$name
@@ -194,42 +193,9 @@ vm_args() {
 }
 
 status=0
-logs=()
-for n in $vms; do
-	logs+=("$out/console-$n.log")
-done
-if [ "$vms" != "1 2" ]; then
-	vm_args "$vms"
-	"$vm/run-vm.sh" "${rv_args[@]}" || status=1
-else
-	# Two VMs at once, each in a session of its own: when one fails, the
-	# other is stopped rather than waited for.
-	running=()
-	for n in 1 2; do
-		vm_args $n
-		setsid "$vm/run-vm.sh" "${rv_args[@]}" &
-		running+=("$!")
-	done
-	while ((${#running[@]})); do
-		rc=0 ended=
-		wait -n -p ended "${running[@]}" || rc=$?
-		[ -n "$ended" ] || break	# nothing left to wait for
-		still=()
-		for pid in "${running[@]}"; do
-			[ "$pid" = "$ended" ] || still+=("$pid")
-		done
-		running=("${still[@]}")
-		if [ $rc -ne 0 ]; then
-			status=1
-			for pid in "${running[@]}"; do
-				echo "vm-suite: a VM failed; stopping the other one" >&2
-				pkill -TERM -s "$pid" || true
-			done
-			wait "${running[@]}" 2>/dev/null || true
-			break
-		fi
-	done
-fi
+vm_args "$vmn"
+"$vm/run-vm.sh" "${rv_args[@]}" || status=1
+
 # The matrix must test the kernel it names: its release, and PREEMPT_RT
 # when its configuration says so.
 if [ "$kind" = stock ]; then
@@ -253,13 +219,13 @@ matrix_suites=$(tr -d '\r' <"$out/console-1.log" | awk '
 	}')
 
 # One "N passed, N failed" line per guest suite; sum them.
-counts=$(cat "${logs[@]}" | grep -aEo '^[0-9]+ passed, [0-9]+ failed' |
+counts=$(grep -aEo '^[0-9]+ passed, [0-9]+ failed' "$out/console-$vmn.log" |
 	awk '{ p += $1; f += $3; n++ } END { if (n) printf "%d passed, %d failed (%d suites)", p, f, n }')
 counts=${counts:-no result line}
 label=$kind${name:+-$name}
-[ "$kind" != test ] || [ "$vms" = "1 2" ] || label="$label-$vms"
+[ "$kind" != test ] || label="$label-$vmn"
 summary="$label: $counts"
-if [ "$kind" = test ] && [[ " $vms " == *" 1 "* ]]; then
+if [ "$kind" = test ] && [ "$vmn" = 1 ]; then
 	if kunit=$("$vm/kunit-parse.sh" "$out/console-1.log" --suites 5 2>&1 | tail -n 1); then
 		summary="$summary, kunit: $kunit"
 	else

@@ -11,6 +11,15 @@
 # Busybox ash / POSIX sh. Messages avoid the words run-vm.sh greps for.
 # shellcheck shell=sh
 
+# timed NAME: "utf8guard-time: NAME took N s", N the guest's seconds since
+# the last timed line (or since this file was sourced).
+t_last=$(cut -d. -f1 /proc/uptime)
+timed() {
+	t_now=$(cut -d. -f1 /proc/uptime)
+	echo "utf8guard-time: $1 took $((t_now - t_last)) s"
+	t_last=$t_now
+}
+
 # kmsg MESSAGE: write a line to the kernel log (and so to the console)
 kmsg() {
 	echo "$*" >/dev/kmsg
