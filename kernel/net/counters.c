@@ -18,6 +18,11 @@ static const char *const names[NET_REASON_FIRST] = {
 	[NET_EXPIRED] = "expired",
 	[NET_NOMEM] = "nomem",
 	[NET_REORDERED] = "reordered",
+	[NET_FULL] = "full",
+	[NET_NOSTATE] = "nostate",
+	[NET_MPTCP] = "mptcp",
+	[NET_FRAGMENTED] = "fragmented",
+	[NET_RESET] = "connections_reset",
 };
 
 const char *net_counter_name(enum net_counter counter)

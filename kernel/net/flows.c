@@ -10,16 +10,30 @@
  *    backlog, for segments that arrive while the socket is busy.
  *
  * A position with no carry stored is a character boundary.  That holds
- * because a segment whose carry cannot be stored is dropped (nomem), with
- * one exception the hook counts: a flow evicted from a full table (the
- * least recently used), or expired after flow_timeout idle seconds, loses
- * its carries.
+ * because state is never lost while it is needed:
  *
- * Flows that never split a character, and never met a busy socket, take
- * no memory.  One spinlock guards the table, whose size follows flows_max
- * (a bucket per two flows, 16 to 2^20 buckets).  Expiry and namespace exit
- * unlink entries under the lock and free them after it, at most
- * FLOW_BATCH per hold.
+ *  - An entry of a local flow belongs to one full socket, whose reference
+ *    it holds: state is read and written only for that socket, so a new
+ *    connection on the same addresses and ports never sees the old one's.
+ *  - It is removed when it is no longer needed: when nothing in it is at
+ *    or after the socket's rcv_nxt (a character boundary there, nothing in
+ *    the backlog), or the socket no longer takes data.
+ *  - When the table is full, only such entries are reclaimed, and those of
+ *    forwarded flows (which have no socket to protect, counted in
+ *    evicted); if none is found the store fails and the segment is
+ *    refused.  A local flow's carry is never evicted.
+ *  - An entry whose connection is idle for flow_timeout seconds while
+ *    holding a carry expires (counted): in mode enforce its connection is
+ *    reset, since its next bytes could no longer be checked.
+ *
+ * Memory: at most flows_max entries of sizeof(struct flow) bytes (shown
+ * at load), plus the sockets they pin, which a closed connection frees at
+ * the next collection (FLOW_GC_INTERVAL).
+ *
+ * One spinlock guards the table, whose size follows flows_max (a bucket
+ * per two flows, 16 to 2^20 buckets).  Collection and namespace exit look
+ * at most FLOW_BATCH entries per hold of it, unlinking under it and
+ * releasing after it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -35,6 +49,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <net/sock.h>
 #include <net/tcp.h>
 
 #include "net_hook.h"
@@ -44,11 +59,14 @@
 #define FLOW_GC_INTERVAL (10 * HZ)
 #define FLOW_BATCH 256
 #define FLOW_CARRIES 8
+#define FLOW_RECLAIM_SCAN 32	/* entries looked at for a free one */
+#define FLOW_GFP (GFP_ATOMIC | __GFP_NOWARN | __GFP_NOMEMALLOC)
 
 struct flow {
 	struct hlist_node node;
 	struct list_head lru;		/* oldest use first */
 	struct net_flow_key key;
+	struct sock *sk;		/* a reference; NULL: forwarded */
 	unsigned long last_used;	/* jiffies */
 	u32 next;
 	bool has_next;
@@ -87,26 +105,25 @@ static struct flow *lookup(const struct net_flow_key *key, u32 hash)
 	return NULL;
 }
 
-/* Under flows_lock: out of the table and the LRU list. */
-static void unlink_flow(struct flow *flow)
+/* Under flows_lock: out of the table, onto @dead (freed after the lock). */
+static void unlink_flow(struct flow *flow, struct list_head *dead)
 {
 	hlist_del(&flow->node);
-	list_del(&flow->lru);
+	list_move(&flow->lru, dead);
 	WRITE_ONCE(flows, flows - 1);
 }
 
-static void remove_flow(struct flow *flow)
-{
-	unlink_flow(flow);
-	kmem_cache_free(flow_cache, flow);
-}
-
+/* After flows_lock: drop the socket references and free. */
 static void free_dead(struct list_head *dead)
 {
 	struct flow *flow, *next;
 
-	list_for_each_entry_safe(flow, next, dead, lru)
+	list_for_each_entry_safe(flow, next, dead, lru) {
+		if (flow->sk)
+			sock_gen_put(flow->sk);
 		kmem_cache_free(flow_cache, flow);
+	}
+	INIT_LIST_HEAD(dead);
 }
 
 static void touch(struct flow *flow)
@@ -115,17 +132,63 @@ static void touch(struct flow *flow)
 	list_move_tail(&flow->lru, &lru);
 }
 
+/* Whether the socket can still be given data by TCP. */
+static bool takes_data(const struct sock *sk)
+{
+	switch (inet_sk_state_load(sk)) {
+	case TCP_SYN_RECV:
+	case TCP_ESTABLISHED:
+	case TCP_FIN_WAIT1:
+	case TCP_FIN_WAIT2:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Under flows_lock: whether anything in @flow is at or after @frontier,
+ * a position TCP may still deliver from.
+ */
+static bool holds_after(const struct flow *flow, u32 frontier)
+{
+	unsigned int k;
+
+	for (k = 0; k < FLOW_CARRIES; k++)
+		if (flow->carry[k].length &&
+		    !before(flow->carry[k].seq, frontier))
+			return true;
+	return flow->has_next && after(flow->next, frontier);
+}
+
+/*
+ * Under flows_lock: whether @flow can go without losing what a segment
+ * will need: a forwarded flow's (counted as evicted by the caller), or a
+ * local one's whose socket takes no more data or whose state is all
+ * before its rcv_nxt (which only grows: a stale read is on the safe side).
+ */
+static bool needed(const struct flow *flow)
+{
+	if (!flow->sk)
+		return false;
+	if (!takes_data(flow->sk))
+		return false;
+	return holds_after(flow, READ_ONCE(tcp_sk(flow->sk)->rcv_nxt));
+}
+
 /**
  * net_flow_lookup() - what the hook knows of a flow at a position
  * @key: the flow
+ * @sk: the socket the segment is for (NULL: forwarded); state stored for
+ *	another socket on the same addresses and ports is not returned
  * @seq: the position (a sequence number)
  * @state: gets the carry stored for @seq (none: a character boundary)
  *	and the flow's next, if it has one
  *
  * Context: any context (takes a BH-safe spinlock).
  */
-void net_flow_lookup(const struct net_flow_key *key, u32 seq,
-		     struct net_flow_state *state)
+void net_flow_lookup(const struct net_flow_key *key, const struct sock *sk,
+		     u32 seq, struct net_flow_state *state)
 {
 	struct flow *flow;
 	unsigned int k;
@@ -136,7 +199,7 @@ void net_flow_lookup(const struct net_flow_key *key, u32 seq,
 		return;
 	spin_lock_bh(&flows_lock);
 	flow = lookup(key, flow_hash(key));
-	if (flow) {
+	if (flow && flow->sk == sk) {
 		for (k = 0; k < FLOW_CARRIES; k++) {
 			if (!flow->carry[k].length ||
 			    flow->carry[k].seq != seq)
@@ -155,12 +218,10 @@ void net_flow_lookup(const struct net_flow_key *key, u32 seq,
 
 /*
  * The slot for a carry at @seq: the one already there, a free one, or one
- * whose position TCP has passed (before @frontier); without NET_FLOW_KEEP,
- * else the lowest position.  -1 when all are live and @flags has
- * NET_FLOW_KEEP.
+ * whose position TCP has passed (before @frontier); for a forwarded flow,
+ * else the lowest position.  -1 when all are live.
  */
-static int carry_slot(const struct flow *flow, u32 seq, u32 frontier,
-		      unsigned int flags)
+static int carry_slot(const struct flow *flow, u32 seq, u32 frontier)
 {
 	int k, free = -1, lowest = 0;
 
@@ -176,15 +237,27 @@ static int carry_slot(const struct flow *flow, u32 seq, u32 frontier,
 	}
 	if (free >= 0)
 		return free;
-	return flags & NET_FLOW_KEEP ? -1 : lowest;
+	return flow->sk ? -1 : lowest;
 }
 
-/* Under flows_lock; false when @flags has NET_FLOW_KEEP and no slot is. */
+/* Under flows_lock: the carries TCP has passed are free again. */
+static void drop_passed(struct flow *flow, u32 frontier)
+{
+	unsigned int k;
+
+	for (k = 0; k < FLOW_CARRIES; k++)
+		if (before(flow->carry[k].seq, frontier))
+			flow->carry[k].length = 0;
+}
+
+/* Under flows_lock; false when no slot is free for a carry. */
 static bool update(struct flow *flow, u32 seq, const u8 *carry,
 		   u8 carry_length, u32 frontier, unsigned int flags)
 {
-	int k = carry_slot(flow, seq, frontier, flags);
+	int k;
 
+	drop_passed(flow, frontier);
+	k = carry_slot(flow, seq, frontier);
 	if (carry_length) {
 		if (k < 0)
 			return false;
@@ -205,9 +278,33 @@ static bool update(struct flow *flow, u32 seq, const u8 *carry,
 	return true;
 }
 
+/*
+ * Under flows_lock, the table full: unlink one entry that is not needed,
+ * among the FLOW_RECLAIM_SCAN least recently used.
+ */
+static bool reclaim_one(struct list_head *dead)
+{
+	struct flow *flow;
+	unsigned int seen = 0;
+
+	list_for_each_entry(flow, &lru, lru) {
+		if (++seen > FLOW_RECLAIM_SCAN)
+			break;
+		if (needed(flow))
+			continue;
+		if (!flow->sk)
+			net_count(NET_EVICTED);
+		unlink_flow(flow, dead);
+		return true;
+	}
+	return false;
+}
+
 /**
  * net_flow_store() - record where a segment the hook accepts ends
  * @key: the flow
+ * @sk: the socket the segment is for (a full socket, whose reference the
+ *	entry takes), or NULL for a forwarded segment
  * @seq: sequence number of the byte after the segment
  * @carry: the undecided bytes at its end
  * @carry_length: their number, 0 to 5 (0: @seq is a character boundary)
@@ -215,79 +312,72 @@ static bool update(struct flow *flow, u32 seq, const u8 *carry,
  *	are no longer needed
  * @flags: NET_FLOW_CREATE: make an entry even without a carry;
  *	NET_FLOW_NEXT_SET: the flow's next becomes @seq;
- *	NET_FLOW_NEXT_MAX: so does it when @seq is beyond it;
- *	NET_FLOW_KEEP: fail rather than overwrite a carry at or after
- *	@frontier
+ *	NET_FLOW_NEXT_MAX: so does it when @seq is beyond it
  *
- * A flow gets an entry only for a carry, or with NET_FLOW_CREATE.  When
- * the table is full the least recently used entry is evicted (counted).
+ * A flow gets an entry only for a carry, or with NET_FLOW_CREATE; a local
+ * flow's entry goes as soon as nothing in it is at or after @frontier.
  *
  * Context: any context (GFP_ATOMIC).
- * Return: 0; -ENOSPC when NET_FLOW_KEEP found no free slot; -ENOMEM.
- * On an error nothing changed and the segment must not be accepted.
+ * Return: 0; -ENOSPC when every carry slot is live; -EBUSY when the table
+ * is full of entries still needed; -ENOMEM.  On an error nothing changed
+ * and the segment must not be accepted.
  */
-int net_flow_store(const struct net_flow_key *key, u32 seq, const u8 *carry,
-		   u8 carry_length, u32 frontier, unsigned int flags)
+int net_flow_store(const struct net_flow_key *key, struct sock *sk, u32 seq,
+		   const u8 *carry, u8 carry_length, u32 frontier,
+		   unsigned int flags)
 {
 	u32 hash = flow_hash(key);
 	struct flow *flow, *fresh = NULL;
+	LIST_HEAD(dead);
 	int ret = 0;
 
 	if (carry_length > sizeof(flow->carry[0].bytes))
 		return -EINVAL;
+	if (!carry_length && !(flags & NET_FLOW_CREATE) && !READ_ONCE(flows))
+		return 0;
+again:
 	spin_lock_bh(&flows_lock);
 	flow = lookup(key, hash);
-	if (!flow && !carry_length && !(flags & NET_FLOW_CREATE)) {
-		spin_unlock_bh(&flows_lock);
-		return 0;
+	if (flow && flow->sk != sk) {	/* an earlier connection's */
+		unlink_flow(flow, &dead);
+		flow = NULL;
 	}
-	if (!flow) {
+	if (!flow && !carry_length && !(flags & NET_FLOW_CREATE))
+		goto out;
+	if (!flow && !fresh) {
+		/* Allocated outside the lock; looked up again after. */
 		spin_unlock_bh(&flows_lock);
-		fresh = kmem_cache_zalloc(flow_cache, GFP_ATOMIC);
+		free_dead(&dead);
+		fresh = kmem_cache_zalloc(flow_cache, FLOW_GFP);
 		if (!fresh)
 			return -ENOMEM;
-		spin_lock_bh(&flows_lock);
-		flow = lookup(key, hash);	/* raced with another CPU? */
+		goto again;
 	}
 	if (!flow) {
-		if (flows >= flows_max) {
-			remove_flow(list_first_entry(&lru, struct flow, lru));
-			net_count(NET_EVICTED);
-			pr_warn_ratelimited("flow table full (flows_max %u): evicted the least recently used TCP flow; its next segment is checked from a character boundary\n",
-					    flows_max);
+		if (flows >= flows_max && !reclaim_one(&dead)) {
+			ret = -EBUSY;
+			goto out;
 		}
 		flow = fresh;
 		fresh = NULL;
 		flow->key = *key;
+		flow->sk = sk;
+		if (sk)
+			sock_hold(sk);
 		hlist_add_head(&flow->node, &table[hash]);
 		list_add_tail(&flow->lru, &lru);
 		WRITE_ONCE(flows, flows + 1);
 	}
 	if (!update(flow, seq, carry, carry_length, frontier, flags))
 		ret = -ENOSPC;
+	else if (flow->sk && !holds_after(flow, frontier))
+		unlink_flow(flow, &dead);
+out:
 	spin_unlock_bh(&flows_lock);
+	free_dead(&dead);
 	if (fresh)
 		kmem_cache_free(flow_cache, fresh);
 	return ret;
-}
-
-/**
- * net_flow_forget() - drop a flow's state (its text ended)
- * @key: the flow
- *
- * Context: any context.
- */
-void net_flow_forget(const struct net_flow_key *key)
-{
-	struct flow *flow;
-
-	if (!READ_ONCE(flows))
-		return;
-	spin_lock_bh(&flows_lock);
-	flow = lookup(key, flow_hash(key));
-	if (flow)
-		remove_flow(flow);
-	spin_unlock_bh(&flows_lock);
 }
 
 unsigned int net_flows_count(void)
@@ -300,52 +390,99 @@ unsigned int net_flows_max(void)
 	return flows_max;
 }
 
-/*
- * Unlink entries, oldest first, and free them after the lock, at most
- * FLOW_BATCH per hold of it: those of @net (NULL: of every namespace), and
- * with @idle_only only those idle for flow_timeout (counted as expired),
- * which are at the head of the LRU list.  Another pass starts from the
- * head while a batch was full; it only steps over what it keeps.
- */
-static void remove_in_batches(const struct net *net, bool idle_only)
+/* What a sweep does with an entry. */
+enum sweep_verdict { SWEEP_KEEP, SWEEP_REMOVE, SWEEP_EXPIRE };
+
+struct sweep {
+	const struct net *net;	/* namespace exit: that one's; NULL: all */
+	bool collect;		/* collection: by need and idle time */
+	unsigned long now;
+};
+
+static enum sweep_verdict judge(const struct sweep *sweep,
+				const struct flow *flow)
 {
-	struct flow *flow, *next;
-	unsigned long now = jiffies;
-	unsigned int unlinked;
+	bool idle = time_after_eq(sweep->now,
+				  flow->last_used + flows_timeout);
+
+	if (!sweep->collect)
+		return !sweep->net || flow->key.net == sweep->net ?
+		       SWEEP_REMOVE : SWEEP_KEEP;
+	if (flow->sk && !needed(flow))
+		return SWEEP_REMOVE;
+	return idle ? SWEEP_EXPIRE : SWEEP_KEEP;
+}
+
+/*
+ * Expired while holding state a segment will need: its connection cannot
+ * be checked any more, so in mode enforce it is reset (after the lock).
+ */
+static void expire(struct flow *flow)
+{
+	net_count(NET_EXPIRED);
+	if (!flow->sk)
+		return;
+	pr_warn_ratelimited("TCP flow idle for %lu s with a character split at its edge: %s\n",
+			    flows_timeout / HZ,
+			    utf8guard_policy_get().mode ==
+			    UTF8GUARD_MODE_ENFORCE ? "connection reset" :
+			    "state dropped (mode audit)");
+	if (utf8guard_policy_get().mode == UTF8GUARD_MODE_ENFORCE)
+		net_reset_socket(flow->sk);
+}
+
+/*
+ * Look at every entry once, at most FLOW_BATCH per hold of the lock:
+ * each is removed, or moved to the tail of the LRU list (kept), so the
+ * next hold starts where this one stopped.
+ */
+static void sweep_all(const struct sweep *sweep)
+{
+	unsigned int left, k;
+	struct flow *flow;
 	LIST_HEAD(dead);
 
-	do {
-		unlinked = 0;
+	spin_lock_bh(&flows_lock);
+	left = flows;
+	spin_unlock_bh(&flows_lock);
+	while (left) {
 		spin_lock_bh(&flows_lock);
-		list_for_each_entry_safe(flow, next, &lru, lru) {
-			if (idle_only &&
-			    time_before(now, flow->last_used + flows_timeout))
-				break;	/* the rest were used later */
-			if (net && flow->key.net != net)
-				continue;
-			unlink_flow(flow);
-			list_add(&flow->lru, &dead);
-			if (idle_only)
-				net_count(NET_EXPIRED);
-			if (++unlinked == FLOW_BATCH)
+		for (k = 0; k < FLOW_BATCH && left && !list_empty(&lru);
+		     k++, left--) {
+			flow = list_first_entry(&lru, struct flow, lru);
+			switch (judge(sweep, flow)) {
+			case SWEEP_KEEP:
+				list_move_tail(&flow->lru, &lru);
 				break;
+			case SWEEP_EXPIRE:
+				expire(flow);
+				fallthrough;
+			case SWEEP_REMOVE:
+				unlink_flow(flow, &dead);
+				break;
+			}
 		}
+		if (list_empty(&lru))
+			left = 0;
 		spin_unlock_bh(&flows_lock);
 		free_dead(&dead);
-		INIT_LIST_HEAD(&dead);
 		cond_resched();
-	} while (unlinked == FLOW_BATCH);
+	}
 }
 
 /* Remove the entries of @net (NULL: all), after its hooks are gone. */
 void net_flows_flush_net(const struct net *net)
 {
-	remove_in_batches(net, false);
+	struct sweep sweep = { .net = net };
+
+	sweep_all(&sweep);
 }
 
 static void gc(struct work_struct *work)
 {
-	remove_in_batches(NULL, true);
+	struct sweep sweep = { .collect = true, .now = jiffies };
+
+	sweep_all(&sweep);
 	schedule_delayed_work(&gc_work, FLOW_GC_INTERVAL);
 }
 
@@ -359,6 +496,11 @@ static unsigned int hash_bits_for(unsigned int max)
 unsigned int net_flows_buckets(void)
 {
 	return 1U << hash_bits;
+}
+
+size_t net_flow_size(void)
+{
+	return sizeof(struct flow);
 }
 
 int net_flows_init(unsigned int max, unsigned int timeout_seconds)

@@ -30,6 +30,11 @@ static bool forward_param;
 module_param_named(forward, forward_param, bool, 0);
 MODULE_PARM_DESC(forward, "Check forwarded packets too (default 0); later: net/forward");
 
+static char *action_param;
+module_param_named(action, action_param, charp, 0);
+MODULE_PARM_DESC(action,
+		 "What a refused TCP segment does: drop (default) or reset the connection; later: net/action");
+
 static unsigned int flows_max_param = 16384;
 module_param_named(flows_max, flows_max_param, uint, 0444);
 MODULE_PARM_DESC(flows_max,
@@ -58,7 +63,8 @@ static int __init utf8guard_nf_init(void)
 	ret = net_counters_init();
 	if (ret)
 		return ret;
-	ret = net_settings_init(enabled_param, ports_param, forward_param);
+	ret = net_settings_init(enabled_param, ports_param, forward_param,
+				action_param);
 	if (ret)
 		goto counters_exit;
 	ret = net_flows_init(flows_max_param, flow_timeout_param);
@@ -78,9 +84,11 @@ static int __init utf8guard_nf_init(void)
 	ports = kmalloc(NET_PORTS_TEXT_MAX, GFP_KERNEL);
 	if (ports)
 		net_format_ports(ports, NET_PORTS_TEXT_MAX);
-	pr_info("%s hooked IPv4 and IPv6 local-in and forward; enabled %d, ports \"%s\", forward %d, flows_max %u (%u hash buckets)\n",
+	pr_info("%s hooked IPv4 and IPv6 local-in and forward; enabled %d, ports \"%s\", forward %d, action %s, flows_max %u (%u hash buckets, at most %zu KiB of flows)\n",
 		UTF8GUARD_VERSION, net_enabled(), ports ? ports : "?",
-		net_forward(), flows_max_param, net_flows_buckets());
+		net_forward(), net_action_name(net_action()), flows_max_param,
+		net_flows_buckets(),
+		(size_t)flows_max_param * net_flow_size() / 1024);
 	kfree(ports);
 	return 0;
 
@@ -90,6 +98,7 @@ hooks_exit:
 	net_hooks_exit();
 flows_exit:
 	net_flows_exit();
+	net_reset_exit();
 settings_exit:
 	net_settings_exit();
 counters_exit:
@@ -103,6 +112,7 @@ static void __exit utf8guard_nf_exit(void)
 	net_sysfs_exit();
 	net_hooks_exit();
 	net_flows_exit();
+	net_reset_exit();
 	net_settings_exit();
 	net_counters_exit();
 	pr_info("unloaded: payloads are no longer checked\n");

@@ -9,8 +9,10 @@
  *	tcp.c		TCP: which bytes of a segment the socket will
  *			deliver, and after what
  *	flows.c		per-flow TCP state: split characters, next
+ *	mptcp.c		MPTCP: fall back to TCP on watched ports
+ *	reset.c		net/action reset: resetting refused connections
  *	ports.c		the watched port set: parse and format
- *	settings.c	enabled, ports, forward
+ *	settings.c	enabled, ports, forward, action
  *	counters.c	net/stats/ counters
  *	sysfs.c		/sys/kernel/utf8guard/net/
  *	main.c		module parameters, load and unload
@@ -28,6 +30,7 @@ struct kobject;
 struct net;
 struct nf_hook_state;
 struct sk_buff;
+struct sock;
 
 /* counters.c: net/stats/<name>; the names are ABI. */
 enum net_counter {
@@ -39,6 +42,11 @@ enum net_counter {
 	NET_EXPIRED,
 	NET_NOMEM,
 	NET_REORDERED,
+	NET_FULL,
+	NET_NOSTATE,
+	NET_MPTCP,
+	NET_FRAGMENTED,
+	NET_RESET,
 	/*
 	 * One per ill-formed reason, NET_REASON_FIRST + enum utf8guard_reason:
 	 * payloads are judged by strict and path-tricks only (the character
@@ -70,10 +78,20 @@ size_t net_ports_format(const struct net_ports *ports, char *buf,
 			size_t size);
 
 /* settings.c */
-int net_settings_init(bool enabled, const char *ports, bool forward);
+/* net/action: what a refused TCP segment does to its connection */
+enum net_action {
+	NET_ACTION_DROP,	/* nothing: the sender retransmits */
+	NET_ACTION_RESET,	/* reset at both ends (reset.c) */
+};
+
+int net_settings_init(bool enabled, const char *ports, bool forward,
+		      const char *action);
 void net_settings_exit(void);
 bool net_enabled(void);
 bool net_forward(void);
+enum net_action net_action(void);
+const char *net_action_name(enum net_action action);
+int net_store_action(const char *text, size_t len);
 bool net_watches(u8 protocol, u16 port);
 int net_store_enabled(const char *text, size_t len);
 int net_store_forward(const char *text, size_t len);
@@ -138,19 +156,19 @@ struct net_flow_state {
 #define NET_FLOW_CREATE		BIT(0)
 #define NET_FLOW_NEXT_SET	BIT(1)
 #define NET_FLOW_NEXT_MAX	BIT(2)
-#define NET_FLOW_KEEP		BIT(3)
 
 int net_flows_init(unsigned int max, unsigned int timeout_seconds);
 void net_flows_exit(void);
 void net_flows_flush_net(const struct net *net);
-void net_flow_lookup(const struct net_flow_key *key, u32 seq,
-		     struct net_flow_state *state);
-int net_flow_store(const struct net_flow_key *key, u32 seq, const u8 *carry,
-		   u8 carry_length, u32 frontier, unsigned int flags);
-void net_flow_forget(const struct net_flow_key *key);
+void net_flow_lookup(const struct net_flow_key *key, const struct sock *sk,
+		     u32 seq, struct net_flow_state *state);
+int net_flow_store(const struct net_flow_key *key, struct sock *sk, u32 seq,
+		   const u8 *carry, u8 carry_length, u32 frontier,
+		   unsigned int flags);
 unsigned int net_flows_count(void);
 unsigned int net_flows_max(void);
 unsigned int net_flows_buckets(void);
+size_t net_flow_size(void);
 
 /**
  * struct net_packet - where the L4 payload of a packet is, and whose it is
@@ -194,6 +212,16 @@ unsigned int net_refuse(const struct utf8guard_policy *policy,
 unsigned int net_tcp_check(struct sk_buff *skb, struct net_packet *pkt,
 			   const struct nf_hook_state *state,
 			   const struct utf8guard_policy *policy);
+
+/* mptcp.c */
+int net_mptcp_strip(struct sk_buff *skb, const struct net_packet *pkt,
+		    const struct utf8guard_policy *policy);
+
+/* reset.c */
+bool net_reset_socket(struct sock *sk);
+void net_reset_segment(struct sk_buff *skb, const struct nf_hook_state *state,
+		       struct sock *sk);
+void net_reset_exit(void);
 
 /* sysfs.c */
 int net_sysfs_init(struct kobject *parent);

@@ -27,6 +27,7 @@ struct ports_holder {
 
 static bool enabled;
 static bool forward;
+static enum net_action action;
 static struct ports_holder __rcu *watched;
 static DEFINE_MUTEX(settings_mutex);
 
@@ -41,6 +42,70 @@ bool net_forward(void)
 }
 
 /* Whether packets to @port of @protocol are checked.  Atomic context. */
+enum net_action net_action(void)
+{
+	return READ_ONCE(action);
+}
+
+static const char *const action_names[] = {
+	[NET_ACTION_DROP] = "drop",
+	[NET_ACTION_RESET] = "reset",
+};
+
+const char *net_action_name(enum net_action value)
+{
+	return action_names[value];
+}
+
+/* "drop" or "reset", with one trailing newline allowed. */
+static int parse_action(const char *text, size_t len, enum net_action *value)
+{
+	unsigned int k;
+
+	if (len && text[len - 1] == '\n')
+		len--;
+	for (k = 0; k < ARRAY_SIZE(action_names); k++) {
+		if (len == strlen(action_names[k]) &&
+		    !memcmp(text, action_names[k], len)) {
+			*value = k;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/**
+ * net_store_action() - the sysfs store of net/action
+ * @text: the written bytes: "drop" or "reset"
+ * @len: their number
+ *
+ * Context: process context; may sleep.
+ * Return: 0, -EINVAL if @text does not parse (nothing changes), -EPERM
+ * while locked.
+ */
+int net_store_action(const char *text, size_t len)
+{
+	enum net_action value, old;
+	int ret = 0;
+
+	if (parse_action(text, len, &value)) {
+		pr_info_ratelimited("net/action write refused: not drop or reset\n");
+		return -EINVAL;
+	}
+	mutex_lock(&settings_mutex);
+	old = READ_ONCE(action);
+	if (utf8guard_locked()) {
+		ret = -EPERM;
+	} else if (old != value) {
+		WRITE_ONCE(action, value);
+		pr_notice("net/action %s -> %s (by %s[%d])\n",
+			  net_action_name(old), net_action_name(value),
+			  current->comm, task_pid_nr(current));
+	}
+	mutex_unlock(&settings_mutex);
+	return ret;
+}
+
 bool net_watches(u8 protocol, u16 port)
 {
 	const struct ports_holder *holder;
@@ -150,10 +215,18 @@ int net_store_forward(const char *text, size_t len)
 
 /* At load, before the hooks exist. */
 int net_settings_init(bool enabled_param, const char *ports_param,
-		      bool forward_param)
+		      bool forward_param, const char *action_param)
 {
 	const char *text = ports_param ? ports_param : "";
+	enum net_action value = NET_ACTION_DROP;
 
+	if (action_param &&
+	    parse_action(action_param, strlen(action_param), &value)) {
+		pr_err("module parameter action=\"%s\": not drop or reset\n",
+		       action_param);
+		return -EINVAL;
+	}
+	WRITE_ONCE(action, value);
 	WRITE_ONCE(enabled, enabled_param);
 	WRITE_ONCE(forward, forward_param);
 	return store_ports(text, strlen(text), true);

@@ -6,11 +6,13 @@
  *	enabled		0 or 1
  *	ports		watched destination ports, "tcp:80 udp:514 ..."
  *	forward		0 or 1: check forwarded packets too
+ *	action		drop or reset: what a refused TCP segment does
  *	flows		TCP flows the hook keeps state for now
  *	flows_max	the most it holds (module parameter flows_max)
  *	stats/		checked, dropped, audited, one file per reason,
  *			unparsed, evicted, expired, nomem, reordered,
- *			reset
+ *			full, nostate, mptcp, fragmented,
+ *			connections_reset; reset (write 1: zero them)
  *
  * Every store checks CAP_SYS_ADMIN itself; a write that does not parse
  * returns -EINVAL and changes nothing; while utf8guard is locked, writes
@@ -59,6 +61,20 @@ static ssize_t forward_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return store_result(net_store_forward(buf, count), count);
 }
 
+static ssize_t action_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%s\n", net_action_name(net_action()));
+}
+
+static ssize_t action_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	return store_result(net_store_action(buf, count), count);
+}
+
 static ssize_t ports_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
@@ -96,6 +112,7 @@ static ssize_t flows_max_show(struct kobject *kobj,
 static struct kobj_attribute enabled_attribute = __ATTR_RW(enabled);
 static struct kobj_attribute ports_attribute = __ATTR_RW(ports);
 static struct kobj_attribute forward_attribute = __ATTR_RW(forward);
+static struct kobj_attribute action_attribute = __ATTR_RW(action);
 static struct kobj_attribute flows_attribute = __ATTR_RO(flows);
 static struct kobj_attribute flows_max_attribute = __ATTR_RO(flows_max);
 
@@ -103,6 +120,7 @@ static struct attribute *net_attrs[] = {
 	&enabled_attribute.attr,
 	&ports_attribute.attr,
 	&forward_attribute.attr,
+	&action_attribute.attr,
 	&flows_attribute.attr,
 	&flows_max_attribute.attr,
 	NULL,

@@ -7,13 +7,12 @@
  * right after the bytes it delivered before; it keeps a segment that
  * starts beyond rcv_nxt out of order and delivers it later, cut where the
  * data that fills the gap ends; it throws away segments that fail its own
- * checks (checksum, window, timestamps, ACK).  A hostile sender can use
- * each of these to make the bytes checked differ from the bytes the
- * application reads: an overlapping segment that is valid from its own
- * start but not from rcv_nxt, a segment that starts a character before
- * the segment that leaves it half-done, a segment that TCP throws away
- * after the hook stored its carry.  So for a segment to a local socket the
- * hook asks the socket where TCP stands:
+ * checks (checksum, window, timestamps, ACK, a SYN on a connection).  A
+ * hostile sender can use each of these to make the bytes checked differ
+ * from the bytes the application reads.  So the rule is: a segment that
+ * TCP may throw away neither reads nor writes flow state.  State is read
+ * and written only for a full socket that takes data, from what the
+ * socket says under its spinlock:
  *
  *  - The socket is not busy (no task owns it): its rcv_nxt is exactly where
  *    TCP will start taking bytes from this segment, right after the hook
@@ -27,23 +26,31 @@
  *  - The socket is busy: the segment waits in the socket's backlog behind
  *    the ones the hook let in before.  It must start exactly where the
  *    last of them ends (the flow's next), and is checked after the carry
- *    stored there; anything else is dropped (reordered).  If TCP then
- *    throws one of them away, the later ones wait in the out-of-order
- *    queue, and the rule above checks what fills the gap.
- *  - Nothing to ask (a forwarded packet, a SYN, a listener, a handshake in
- *    time-wait, no socket): the segment is checked from its start, after
- *    the carry stored for its sequence number.
+ *    stored there; anything else is dropped (reordered).
  *
- * Before any of that the TCP checksum is verified, so that a segment TCP
- * will throw away cannot leave a carry, and urgent data is refused: TCP
- * takes the urgent byte out of the stream.  A FIN ends the text: a
- * character left undecided at the FIN is truncated.
+ * Every other segment is checked as the start of a text, from a character
+ * boundary, and must end on one (else nostate): a SYN or SYN-ACK (Fast
+ * Open data; a SYN on a connection TCP throws away), the data on the ACK
+ * that completes a handshake (a request socket, or a listener's SYN
+ * cookie: it must start at the request's rcv_nxt), and segments to no
+ * socket or one that takes no data.  None of them stores anything, so
+ * stray segments cannot fill the table.  Forwarded segments have no
+ * socket to ask: they are checked after the carry stored for their
+ * sequence number, in entries the table may evict (counted).
+ *
+ * Before any of that the TCP checksum is verified, urgent data is refused
+ * (TCP takes the urgent byte out of the stream), and so is a reassembled
+ * IP fragment: fragments are steered to a CPU by their addresses only, so
+ * one flow's segments could be checked on two CPUs at once, against an
+ * rcv_nxt the other one is moving.  MPTCP is handled in mptcp.c.  A FIN
+ * ends the text: a character left undecided at the FIN is truncated.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/netfilter.h>
 #include <linux/skbuff.h>
 #include <net/inet_sock.h>
+#include <net/mptcp.h>
 #include <net/netfilter/nf_socket.h>
 #include <net/request_sock.h>
 #include <net/tcp.h>
@@ -52,8 +59,13 @@
 
 /* Where TCP stands for a segment's flow. */
 struct tcp_view {
-	bool stateless;		/* nothing to ask */
+	struct sock *sk;	/* the full socket; else NULL */
+	struct sock *found;	/* what the lookup returned */
+	bool put;		/* a reference to drop on @found */
+	bool forwarded;		/* not for a local socket */
+	bool handshake;		/* a request socket: rcv_nxt is its */
 	bool busy;		/* a task owns the socket: backlog */
+	bool mptcp;		/* an MPTCP subflow */
 	u32 rcv_nxt;		/* exact unless busy, then a lower bound */
 	bool has_ofo;		/* not busy: an out-of-order queue */
 	u32 ofo_seq;		/* where its first segment starts */
@@ -100,68 +112,122 @@ static void get_view(struct sk_buff *skb, const struct net_packet *pkt,
 		     const struct nf_hook_state *state, struct tcp_view *view)
 {
 	struct sock *sk;
-	bool put;
 
 	memset(view, 0, sizeof(*view));
-	view->stateless = true;
-	if (state->hook != NF_INET_LOCAL_IN || pkt->syn)
+	if (state->hook != NF_INET_LOCAL_IN) {
+		view->forwarded = true;
 		return;
-	sk = find_socket(skb, state, &put);
+	}
+	sk = find_socket(skb, state, &view->put);
+	view->found = sk;
 	if (!sk)
 		return;
 	switch (sk->sk_state) {
 	case TCP_NEW_SYN_RECV:	/* data on the ACK that ends a handshake */
 		view->rcv_nxt = tcp_rsk(inet_reqsk(sk))->rcv_nxt;
-		view->stateless = false;
+		view->handshake = true;
 		break;
 	case TCP_SYN_RECV:	/* Fast Open */
 	case TCP_ESTABLISHED:
 	case TCP_FIN_WAIT1:
 	case TCP_FIN_WAIT2:
+		view->sk = sk;
+		view->mptcp = sk_is_mptcp(sk);
 		read_full_socket(sk, view);
-		view->stateless = false;
 		break;
 	default:
 		break;
 	}
-	if (put)
-		sock_gen_put(sk);
 }
 
-/* Checked from its start: forwarded, SYN, or no socket state to ask. */
-static unsigned int check_stateless(struct sk_buff *skb,
-				    struct net_packet *pkt,
-				    const struct utf8guard_policy *policy)
+static void put_view(const struct tcp_view *view)
 {
-	struct net_flow_state flow = { .carry_length = 0 };
+	if (view->found && view->put)
+		sock_gen_put(view->found);
+}
+
+/* The verdict on a refused segment, with net/action reset applied. */
+static unsigned int refuse_violation(struct sk_buff *skb,
+				     const struct nf_hook_state *state,
+				     const struct utf8guard_policy *policy,
+				     const struct tcp_view *view)
+{
+	if (policy->mode == UTF8GUARD_MODE_ENFORCE &&
+	    net_action() == NET_ACTION_RESET)
+		net_reset_segment(skb, state, view->sk);
+	return NF_DROP;
+}
+
+/* A store that failed: the segment must not pass. */
+static unsigned int refuse_store(const struct utf8guard_policy *policy,
+				 int error)
+{
+	if (error != -EBUSY)
+		return net_refuse(policy, NET_NOMEM);
+	pr_warn_ratelimited("flow table full (flows_max %u) of flows holding split characters: TCP segment refused\n",
+			    net_flows_max());
+	return net_refuse(policy, NET_FULL);
+}
+
+/*
+ * The start of a text, storing nothing: a SYN, handshake data, no socket
+ * that takes data.  It must end on a character boundary.
+ */
+static unsigned int check_start(struct sk_buff *skb, struct net_packet *pkt,
+				const struct nf_hook_state *state,
+				const struct utf8guard_policy *policy,
+				const struct tcp_view *view)
+{
 	struct net_payload result;
 	unsigned int verdict;
 
-	if (!pkt->syn)
-		net_flow_lookup(&pkt->key, pkt->seq, &flow);
-	verdict = net_check_payload(skb, pkt, policy, flow.carry,
-				    flow.carry_length, pkt->fin, &result);
+	if (view->handshake && pkt->seq != view->rcv_nxt)
+		return net_refuse(policy, NET_REORDERED);
+	verdict = net_check_payload(skb, pkt, policy, NULL, 0, pkt->fin,
+				    &result);
+	if (result.found && verdict == NF_DROP)
+		return refuse_violation(skb, state, policy, view);
 	if (verdict != NF_ACCEPT || result.found)
 		return verdict;
-	if (pkt->fin) {
-		net_flow_forget(&pkt->key);
-		return NF_ACCEPT;
-	}
-	if (net_flow_store(&pkt->key, pkt->seq + pkt->len, result.stream.carry,
-			   result.stream.carry_length, pkt->seq, 0))
-		return net_refuse(policy, NET_NOMEM);
+	if (result.stream.carry_length)
+		return net_refuse(policy, NET_NOSTATE);
 	return NF_ACCEPT;
+}
+
+/* Forwarded: no socket to ask; checked after the carry for its start. */
+static unsigned int check_forwarded(struct sk_buff *skb,
+				    struct net_packet *pkt,
+				    const struct nf_hook_state *state,
+				    const struct utf8guard_policy *policy,
+				    const struct tcp_view *view)
+{
+	struct net_flow_state flow;
+	struct net_payload result;
+	unsigned int verdict;
+	int error;
+
+	net_flow_lookup(&pkt->key, NULL, pkt->seq, &flow);
+	verdict = net_check_payload(skb, pkt, policy, flow.carry,
+				    flow.carry_length, pkt->fin, &result);
+	if (result.found && verdict == NF_DROP)
+		return refuse_violation(skb, state, policy, view);
+	if (verdict != NF_ACCEPT || result.found)
+		return verdict;
+	error = net_flow_store(&pkt->key, NULL, pkt->seq + pkt->len,
+			       result.stream.carry, result.stream.carry_length,
+			       pkt->seq, 0);
+	return error ? refuse_store(policy, error) : NF_ACCEPT;
 }
 
 /* Whether a segment ending where the out-of-order queue starts leaves the
  * carry the queued segment was checked after.
  */
-static bool meets_queue(const struct net_flow_key *key, u32 end,
-			const struct utf8guard_stream *stream)
+static bool meets_queue(const struct net_packet *pkt, const struct sock *sk,
+			u32 end, const struct utf8guard_stream *stream)
 {
 	struct net_flow_state there;
 
-	net_flow_lookup(key, end, &there);
+	net_flow_lookup(&pkt->key, sk, end, &there);
 	return there.carry_length == stream->carry_length &&
 	       !memcmp(there.carry, stream->carry, there.carry_length);
 }
@@ -169,6 +235,7 @@ static bool meets_queue(const struct net_flow_key *key, u32 end,
 /* Checked as TCP will deliver it, from what the socket says. */
 static unsigned int check_stateful(struct sk_buff *skb,
 				   struct net_packet *pkt,
+				   const struct nf_hook_state *state,
 				   const struct utf8guard_policy *policy,
 				   const struct tcp_view *view)
 {
@@ -176,59 +243,64 @@ static unsigned int check_stateful(struct sk_buff *skb,
 	struct net_flow_state flow;
 	struct net_payload result;
 	unsigned int verdict, flags;
+	int error;
 
 	/* Delivered before: TCP throws the data away. */
 	if (before(pkt->seq, view->rcv_nxt) && !after(end, view->rcv_nxt))
 		return NF_ACCEPT;
 	if (view->busy) {
-		net_flow_lookup(&pkt->key, pkt->seq, &flow);
+		net_flow_lookup(&pkt->key, view->sk, pkt->seq, &flow);
 		from = flow.has_next && after(flow.next, view->rcv_nxt) ?
 		       flow.next : view->rcv_nxt;
 		if (pkt->seq != from)
 			return net_refuse(policy, NET_REORDERED);
-		flags = NET_FLOW_CREATE | NET_FLOW_NEXT_SET | NET_FLOW_KEEP;
+		flags = NET_FLOW_CREATE | NET_FLOW_NEXT_SET;
 	} else {
 		from = view->rcv_nxt;
 		if (after(pkt->seq, from))
 			return net_refuse(policy, NET_REORDERED);
-		net_flow_lookup(&pkt->key, from, &flow);
-		flags = NET_FLOW_KEEP | (view->has_ofo ? NET_FLOW_NEXT_MAX :
-					 NET_FLOW_NEXT_SET);
+		net_flow_lookup(&pkt->key, view->sk, from, &flow);
+		flags = view->has_ofo ? NET_FLOW_NEXT_MAX : NET_FLOW_NEXT_SET;
 	}
 	pkt->skip = from - pkt->seq;
 	verdict = net_check_payload(skb, pkt, policy, flow.carry,
 				    flow.carry_length, pkt->fin, &result);
+	if (result.found && verdict == NF_DROP)
+		return refuse_violation(skb, state, policy, view);
 	if (verdict != NF_ACCEPT || result.found)
 		return verdict;
 	if (view->has_ofo && !before(end, view->ofo_seq) &&
 	    (end != view->ofo_seq ||
-	     !meets_queue(&pkt->key, end, &result.stream)))
+	     !meets_queue(pkt, view->sk, end, &result.stream)))
 		return net_refuse(policy, NET_REORDERED);
-	if (pkt->fin && !view->busy) {
-		net_flow_forget(&pkt->key);
-		return NF_ACCEPT;
-	}
-	if (net_flow_store(&pkt->key, end, result.stream.carry,
-			   result.stream.carry_length, view->rcv_nxt, flags))
-		return net_refuse(policy, NET_NOMEM);
-	return NF_ACCEPT;
+	error = net_flow_store(&pkt->key, view->sk, end, result.stream.carry,
+			       result.stream.carry_length, view->rcv_nxt,
+			       flags);
+	return error ? refuse_store(policy, error) : NF_ACCEPT;
 }
 
-/*
- * A RST at exactly rcv_nxt ends the connection (TCP answers any other with
- * a challenge ACK), and with it the flow's state.
- */
-static void forget_on_reset(struct sk_buff *skb, const struct net_packet *pkt,
-			    const struct nf_hook_state *state)
+/* Reassembled from IP fragments: the CPU it is checked on may differ. */
+static bool reassembled(const struct sk_buff *skb,
+			const struct nf_hook_state *state)
 {
-	struct tcp_view view;
+	if (state->pf == NFPROTO_IPV4)
+		return IPCB(skb)->frag_max_size;
+	return IP6CB(skb)->flags & IP6SKB_FRAGMENTED;
+}
 
-	if (!net_flows_count() ||
-	    nf_checksum(skb, state->hook, pkt->thoff, IPPROTO_TCP, state->pf))
-		return;
-	get_view(skb, pkt, state, &view);
-	if (!view.stateless && !view.busy && pkt->seq == view.rcv_nxt)
-		net_flow_forget(&pkt->key);
+static unsigned int check_segment(struct sk_buff *skb, struct net_packet *pkt,
+				  const struct nf_hook_state *state,
+				  const struct utf8guard_policy *policy,
+				  const struct tcp_view *view)
+{
+	if (view->mptcp)
+		return net_refuse(policy, NET_MPTCP);
+	if (view->forwarded)
+		return pkt->syn ? check_start(skb, pkt, state, policy, view) :
+		       check_forwarded(skb, pkt, state, policy, view);
+	if (view->sk && !pkt->syn)
+		return check_stateful(skb, pkt, state, policy, view);
+	return check_start(skb, pkt, state, policy, view);
 }
 
 /**
@@ -246,17 +318,23 @@ unsigned int net_tcp_check(struct sk_buff *skb, struct net_packet *pkt,
 			   const struct utf8guard_policy *policy)
 {
 	struct tcp_view view;
+	unsigned int verdict;
 
-	/* TCP delivers no data of a RST; a bare ACK has none. */
+	/* TCP delivers no data of a RST. */
 	if (pkt->rst)
-		forget_on_reset(skb, pkt, state);
-	if (pkt->rst || (!pkt->len && !pkt->fin))
+		return NF_ACCEPT;
+	if (pkt->syn && net_mptcp_strip(skb, pkt, policy))
+		return net_refuse(policy, NET_UNPARSED);
+	/* A bare ACK has no data. */
+	if (!pkt->len && !pkt->fin)
 		return NF_ACCEPT;
 	if (pkt->urg ||
 	    nf_checksum(skb, state->hook, pkt->thoff, IPPROTO_TCP, state->pf))
 		return net_refuse(policy, NET_UNPARSED);
+	if (reassembled(skb, state))
+		return net_refuse(policy, NET_FRAGMENTED);
 	get_view(skb, pkt, state, &view);
-	if (view.stateless)
-		return check_stateless(skb, pkt, policy);
-	return check_stateful(skb, pkt, policy, &view);
+	verdict = check_segment(skb, pkt, state, policy, &view);
+	put_view(&view);
+	return verdict;
 }
