@@ -69,6 +69,8 @@ modprobe nf_defrag_ipv4 || die "modprobe nf_defrag_ipv4"
 modprobe nf_defrag_ipv6 || die "modprobe nf_defrag_ipv6"
 modprobe nf_socket_ipv4 || die "modprobe nf_socket_ipv4"
 modprobe nf_socket_ipv6 || die "modprobe nf_socket_ipv6"
+modprobe nf_reject_ipv4 || die "modprobe nf_reject_ipv4"
+modprobe nf_reject_ipv6 || die "modprobe nf_reject_ipv6"
 ip link set lo up
 
 # The hook is really there: a bad datagram is dropped in B, arrives in A.

@@ -26,6 +26,7 @@ static void set_usage(FILE *out)
 		"  net.enabled              0 or 1 (utf8guard_nf loaded)\n"
 		"  net.ports                e.g. \"tcp:80 udp:514 tcp:8000-8090\", or \"\"\n"
 		"  net.forward              0 or 1\n"
+		"  net.action               drop or reset: what a refused TCP segment does\n"
 		"\n"
 		"options:\n"
 		"  -h, --help    show this help\n"

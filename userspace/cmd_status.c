@@ -30,11 +30,12 @@ static const char *const fs_counters[] = {
 	"checked", "rejected", "audited", NULL
 };
 static const char *const net_settings[] = {
-	"enabled", "ports", "forward", NULL
+	"enabled", "ports", "forward", "action", NULL
 };
 static const char *const net_gauges[] = { "flows", "flows_max", NULL };
 static const char *const net_counters[] = {
-	"checked", "dropped", "audited", "unparsed", "nomem", "evicted", NULL
+	"checked", "dropped", "audited", "unparsed", "nomem", "evicted",
+	"full", "connections_reset", NULL
 };
 static const char *const global_counters[] = {
 	"checked", "rejected", "audited", NULL

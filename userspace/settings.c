@@ -25,6 +25,7 @@ static const struct setting settings[] = {
 	{ "net.enabled", "net/enabled", "utf8guard_nf", SETTING_FLAG, 1 },
 	{ "net.ports", "net/ports", "utf8guard_nf", SETTING_KERNEL, 1 },
 	{ "net.forward", "net/forward", "utf8guard_nf", SETTING_FLAG, 1 },
+	{ "net.action", "net/action", "utf8guard_nf", SETTING_ACTION, 1 },
 	{ "policy", "policy", "utf8guard", SETTING_POLICY, 2 },
 	{ "mode", "mode", "utf8guard", SETTING_MODE, 3 },
 	{ "validator", "validator", "utf8guard", SETTING_VALIDATOR, 1 },
@@ -42,7 +43,7 @@ const struct setting *setting_find(const char *key)
 
 const char *setting_keys(void)
 {
-	return "mode, policy, validator, fs.enabled, fs.fstypes, fs.check_symlink_target, net.enabled, net.ports, net.forward";
+	return "mode, policy, validator, fs.enabled, fs.fstypes, fs.check_symlink_target, net.enabled, net.ports, net.forward, net.action";
 }
 
 static bool parse_error(const char *value,
@@ -95,6 +96,13 @@ bool setting_validate(const struct setting *setting, const char *value,
 		/* Whether this CPU runs it is the kernel's answer. */
 		if (!utf8guard_parse_validator(value, len, &isa, &parse))
 			return parse_error(value, &parse, error, size);
+		break;
+	case SETTING_ACTION:
+		if (strcmp(value, "drop") && strcmp(value, "reset")) {
+			snprintf(error, size, "must be drop or reset: '%s'",
+				 value);
+			return false;
+		}
 		break;
 	case SETTING_KERNEL:
 		break;
@@ -206,6 +214,9 @@ static void expected_value(const struct setting *setting, const char *value,
 		    isa != UTF8GUARD_VECTOR_AUTO)
 			snprintf(buf, size, "%s",
 				 utf8guard_vector_isa_name(isa));
+		break;
+	case SETTING_ACTION:
+		snprintf(buf, size, "%s", value);
 		break;
 	case SETTING_KERNEL:
 		break;

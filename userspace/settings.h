@@ -17,6 +17,7 @@ enum setting_kind {
 	SETTING_FLAG,		/* utf8guard_parse_flag() */
 	SETTING_VALIDATOR,	/* utf8guard_parse_validator() */
 	SETTING_KERNEL,		/* only the kernel parses it (fstypes, ports) */
+	SETTING_ACTION,		/* drop or reset (net/action) */
 };
 
 struct setting {

@@ -79,7 +79,7 @@ expect_eq "set net.ports" "net.ports = tcp:80 udp:514" "$out"
 out=$("$cli" set net.ports '')
 expect_eq "set net.ports to nothing" "net.ports = " "$out"
 for kv in "fs.enabled 0" "fs.fstypes ext4" "fs.check_symlink_target 0" \
-	"net.enabled 0" "net.forward 1"; do
+	"net.enabled 0" "net.forward 1" "net.action reset"; do
 	# shellcheck disable=SC2086
 	expect_eq "set $kv" "${kv% *} = ${kv#* }" "$("$cli" set $kv)"
 	f=${kv% *}
@@ -100,6 +100,7 @@ policy|strict nope|unknown class: 'nope' at character 8
 policy|strict +bidi|mixes a class list with \+/- edits
 fs.enabled|yes|must be 0 or 1: 'yes'
 net.forward|2|must be 0 or 1: '2'
+net.action|Reset|must be drop or reset: 'Reset'
 mode|enforce!|unknown mode
 validator|avx1024|invalid value for validator: unknown validator \(auto, scalar, sse4\.1, avx2, avx512\): 'avx1024' at character 1
 validator|avx2 scalar|invalid value for validator: takes one word: 'scalar' at character 6

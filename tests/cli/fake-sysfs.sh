@@ -29,6 +29,7 @@ sed -n 's|^What:[[:space:]]*/sys/kernel/utf8guard/||p' "${docs[@]}" |
 		validator) value='scalar sse4.1 [avx2]' ;;
 		*/enabled | */check_symlink_target) value=1 ;;
 		*/forward) value=0 ;;
+		*/action) value=drop ;;
 		*/fstypes) value='*' ;;
 		*/ports) value='' ;;
 		*/flows_max) value=16384 ;;

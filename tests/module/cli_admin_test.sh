@@ -65,6 +65,9 @@ expect_eq "set fs.check_symlink_target 1" "fs.check_symlink_target = 1" "$($cli 
 expect_eq "set net.ports: canonical read-back" "net.ports = tcp:80 udp:514-515" "$($cli set net.ports 'udp:515,udp:514 tcp:80')"
 expect_eq "set net.forward 1" "net.forward = 1" "$($cli set net.forward 1)"
 expect_eq "set net.forward 0" "net.forward = 0" "$($cli set net.forward 0)"
+expect_eq "set net.action reset" "net.action = reset" "$($cli set net.action reset)"
+expect_eq "... the kernel took it" reset "$(cat /sys/kernel/utf8guard/net/action)"
+expect_eq "set net.action drop" "net.action = drop" "$($cli set net.action drop)"
 expect_eq "set net.enabled 1" "net.enabled = 1" "$($cli set net.enabled 1)"
 out=$($cli set fs.fstypes EXT4 2>&1)
 expect_eq "kernel refuses fs.fstypes EXT4: exit 2" 2 "$?"
