@@ -103,7 +103,7 @@ prepare() {
 	"${guest_cc[@]}" -o "$out/guest_write" "$top/tests/module/guest_write.c"
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_op" "$top/tests/fs/fs_op.c" "$top/userspace/hex.c"
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_stress" "$top/tests/fs/fs_stress.c"
-	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/net_op" "$top/tests/net/net_op.c" "$top/userspace/hex.c"
+	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/net_op" "$top/tests/net/net_op.c" "$top/tests/net/tcp_inject.c" "$top/userspace/hex.c"
 
 	# The filesystems of the fs hook suite: an empty ext4 image
 	# (loop-mounted in the guest), a fresh host directory shared over 9p,

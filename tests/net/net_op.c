@@ -62,9 +62,11 @@
  * 1 on a system error ("error" on stdout, the cause on stderr); 2 on a
  * usage error.
  *
- * Build with userspace/hex.c (as tests/harness/vm-suite.sh does):
+ * Build with tcp_inject.c and userspace/hex.c (as tests/harness/vm-suite.sh
+ * does):
  *   gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE
- *       -I userspace -o net_op <this file> userspace/hex.c
+ *       -I userspace -o net_op <this file> tests/net/tcp_inject.c
+ *       userspace/hex.c
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -92,6 +94,7 @@
 #include <linux/veth.h>
 
 #include "hex.h"
+#include "tcp_inject.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -1231,26 +1234,7 @@ static void read_sequences(int rx, uint32_t *rcv_nxt, uint32_t *snd_nxt)
 		   "TCP_REPAIR");
 }
 
-static uint16_t checksum_fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return ~sum;
-}
-
-static uint32_t checksum_add(uint32_t sum, const unsigned char *p,
-			     size_t len)
-{
-	size_t k;
-
-	for (k = 0; k + 1 < len; k += 2)
-		sum += p[k] << 8 | p[k + 1];
-	if (len & 1)
-		sum += p[len - 1] << 8;
-	return sum;
-}
-
-/* Header flags and checksum of an injected segment. */
+/* Segment flags of tcp-inject, as its FLAGS letters give them. */
 enum {
 	SEGMENT_BAD_SUM = 1 << 0,	/* checksum off by one */
 	SEGMENT_URG = 1 << 1,		/* urgent pointer at the first byte */
@@ -1258,69 +1242,49 @@ enum {
 	SEGMENT_RST = 1 << 3,
 };
 
-/*
- * Send one TCP segment with @payload from @from to @to, sequence @seq,
- * acknowledging @ack, on a raw socket (the kernel adds the IPv4 header).
- */
-static void inject_segment(const struct sockaddr_in *from,
-			   const struct sockaddr_in *to, uint32_t seq,
-			   uint32_t ack, const struct bytes *payload,
-			   unsigned int flags)
-{
-	size_t len = 20 + payload->len;
-	unsigned char *seg = allocate(len);
-	unsigned char pseudo[12];
-	uint32_t sum;
-	int fd;
-
-	memset(seg, 0, 20);
-	memcpy(seg, &from->sin_port, 2);
-	memcpy(seg + 2, &to->sin_port, 2);
-	seq = htonl(seq);
-	ack = htonl(ack);
-	memcpy(seg + 4, &seq, 4);
-	memcpy(seg + 8, &ack, 4);
-	seg[12] = 5 << 4;		/* data offset: 5 words */
-	seg[13] = 0x18;			/* PSH, ACK */
-	if (flags & SEGMENT_URG)
-		seg[13] |= 0x20;
-	if (flags & SEGMENT_FIN)
-		seg[13] |= 0x01;
-	if (flags & SEGMENT_RST)
-		seg[13] = 0x04;
-	seg[14] = 0xff;			/* window 65535 */
-	seg[15] = 0xff;
-	if (flags & SEGMENT_URG)
-		seg[19] = 1;		/* urgent pointer */
-	memcpy(seg + 20, payload->data, payload->len);
-	memcpy(pseudo, &from->sin_addr, 4);
-	memcpy(pseudo + 4, &to->sin_addr, 4);
-	pseudo[8] = 0;
-	pseudo[9] = IPPROTO_TCP;
-	pseudo[10] = len >> 8;
-	pseudo[11] = len & 0xff;
-	sum = checksum_add(checksum_add(0, pseudo, sizeof(pseudo)), seg, len);
-	sum = htons(checksum_fold(sum) + !!(flags & SEGMENT_BAD_SUM));
-	memcpy(seg + 16, &sum, 2);
-	fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_TCP);
-	if (fd < 0)
-		fail("raw socket");
-	if (sendto(fd, seg, len, 0, (const struct sockaddr *)to,
-		   sizeof(*to)) != (ssize_t)len)
-		fail("sendto (raw)");
-	close(fd);
-	free(seg);
-}
-
 /* A connection whose receiver's sequence numbers are known. */
 struct injection {
 	struct tcp_pair pair;
 	int listener;
-	struct sockaddr_in from;	/* the sender's address */
-	const struct sockaddr_in *to;
+	struct tcp_injector injector;
+	union tcp_inject_addr from;	/* the sender's address */
+	union tcp_inject_addr to;	/* the receiver's */
 	uint32_t rcv_nxt;		/* the receiver's, after connecting */
 	uint32_t snd_nxt;
 };
+
+/*
+ * One segment with @payload from the sender's address and port to the
+ * receiver's, sequence @seq, acknowledging @ack: PSH|ACK, or RST alone;
+ * a window of 65535.
+ */
+static void inject_segment(struct injection *in, uint32_t seq, uint32_t ack,
+			   const struct bytes *payload, unsigned int flags)
+{
+	struct tcp_segment seg = {
+		.from = in->from,
+		.to = in->to,
+		.seq = seq,
+		.ack = ack,
+		.flags = TH_PUSH | TH_ACK,
+		.window = 65535,
+		.data = payload->data,
+		.len = payload->len,
+	};
+
+	if (flags & SEGMENT_URG) {
+		seg.flags |= TH_URG;
+		seg.urgent = 1;
+	}
+	if (flags & SEGMENT_FIN)
+		seg.flags |= TH_FIN;
+	if (flags & SEGMENT_RST)
+		seg.flags = TH_RST;
+	if (flags & SEGMENT_BAD_SUM)
+		seg.send |= TCP_INJECT_BAD_SUM;
+	if (tcp_inject(&in->injector, &seg) < 0)
+		fail("sendto (raw)");
+}
 
 static void injection_open(const struct endpoint *ep, struct injection *in)
 {
@@ -1331,16 +1295,19 @@ static void injection_open(const struct endpoint *ep, struct injection *in)
 	enter_send_ns();
 	in->pair.tx = tcp_connect(ep, SOCKET_BUFFER);
 	in->pair.rx = tcp_accept(in->listener);
-	if (getsockname(in->pair.tx, (struct sockaddr *)&in->from, &len) < 0)
+	if (getsockname(in->pair.tx, &in->from.sa, &len) < 0)
 		fail("getsockname");
-	in->to = (const struct sockaddr_in *)&ep->addr;
+	memcpy(&in->to, &ep->addr, ep->len);
+	if (tcp_injector_open(&in->injector, ep->family) < 0)
+		fail("raw socket");
 	read_sequences(in->pair.rx, &in->rcv_nxt, &in->snd_nxt);
 }
 
-static void injection_close(const struct injection *in)
+static void injection_close(struct injection *in)
 {
 	close_pair(&in->pair);
 	close(in->listener);
+	tcp_injector_close(&in->injector);
 }
 
 /*
@@ -1363,8 +1330,7 @@ static int cmd_tcp_ooo(char **arg)
 	concatenate(&all, &prefix, &late);
 	stream_init(&s, &all);
 	injection_open(&ep, &in);
-	inject_segment(&in.from, in.to, in.rcv_nxt + prefix.len, in.snd_nxt,
-		       &late, 0);
+	inject_segment(&in, in.rcv_nxt + prefix.len, in.snd_nxt, &late, 0);
 	sleep_ms(300);
 	print_outcome(transfer(&in.pair, &s, all.len,
 			       now_ms() + opt.timeout_ms), &s);
@@ -1463,8 +1429,8 @@ static int cmd_tcp_inject(char **arg)
 	}
 	injection_open(&ep, &in);
 	for (k = 0; k < count; k++) {
-		inject_segment(&in.from, in.to, in.rcv_nxt + seg[k].offset,
-			       in.snd_nxt, &seg[k].payload, seg[k].flags);
+		inject_segment(&in, in.rcv_nxt + seg[k].offset, in.snd_nxt,
+			       &seg[k].payload, seg[k].flags);
 		sleep_ms(INJECT_PAUSE_MS);
 	}
 	/* The sender's own RST would not be at rcv_nxt: inject one that is
@@ -1472,7 +1438,7 @@ static int cmd_tcp_inject(char **arg)
 	 */
 	if (!print_received(in.pair.rx, now_ms() + opt.timeout_ms)) {
 		read_sequences(in.pair.rx, &in.rcv_nxt, &in.snd_nxt);
-		inject_segment(&in.from, in.to, in.rcv_nxt, in.snd_nxt,
+		inject_segment(&in, in.rcv_nxt, in.snd_nxt,
 			       &(struct bytes){ .len = 0 }, SEGMENT_RST);
 	}
 	injection_close(&in);
