@@ -24,12 +24,13 @@
  *	each awaited: "ok-conns A stalled-conns B first-stalled F last-ok L".
  *	--pause-before-last MS sleeps between the two rounds.
  *   tcp-ooo ADDR PORT PREFIX HEX
- *	IPv4: HEX injected over a raw socket as the segment after PREFIX,
- *	before PREFIX is sent (out of order; sequence numbers read in TCP
- *	repair mode); then PREFIX and HEX sent in one write, as "tcp".
+ *	HEX injected over a raw socket (IPv4 or IPv6) as the segment after
+ *	PREFIX, before PREFIX is sent (out of order; sequence numbers read
+ *	in TCP repair mode); then PREFIX and HEX sent in one write, as
+ *	"tcp".
  *   tcp-inject ADDR PORT OFFSET:HEX[:FLAGS][,...]
- *	IPv4: a connection on which only injected segments are sent, in
- *	order, 100 ms apart, each at OFFSET from the receiver's first
+ *	A connection (IPv4 or IPv6) on which only injected segments are
+ *	sent, in order, 100 ms apart, each at OFFSET from the receiver's first
  *	rcv_nxt; FLAGS are b (bad checksum), u (URG, pointer 1), f (FIN).
  *	"got HEX|- eof|open": what the receiver read in --timeout, and
  *	whether it read the end of the stream.  Then, without an end, a RST
@@ -1323,8 +1324,6 @@ static int cmd_tcp_ooo(char **arg)
 	struct stream s;
 
 	parse_endpoint(arg[0], arg[1], &ep);
-	if (ep.family != AF_INET)
-		usage("tcp-ooo: ADDR must be IPv4");
 	parse_hex(arg[2], &prefix);
 	parse_hex(arg[3], &late);
 	concatenate(&all, &prefix, &late);
@@ -1417,8 +1416,6 @@ static int cmd_tcp_inject(char **arg)
 	char *text, *next;
 
 	parse_endpoint(arg[0], arg[1], &ep);
-	if (ep.family != AF_INET)
-		usage("tcp-inject: ADDR must be IPv4");
 	for (text = arg[2]; text; text = next) {
 		next = strchr(text, ',');
 		if (next)
