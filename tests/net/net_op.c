@@ -28,13 +28,23 @@
  *	PREFIX, before PREFIX is sent (out of order; sequence numbers read
  *	in TCP repair mode); then PREFIX and HEX sent in one write, as
  *	"tcp".
- *   tcp-inject ADDR PORT OFFSET:HEX[:FLAGS][,...]
+ *   tcp-inject ADDR PORT OFFSET:HEX[:FLAGS][*N][,...]
  *	A connection (IPv4 or IPv6) on which only injected segments are
- *	sent, in order, 100 ms apart, each at OFFSET from the receiver's first
- *	rcv_nxt; FLAGS are b (bad checksum), u (URG, pointer 1), f (FIN).
- *	"got HEX|- eof|open": what the receiver read in --timeout, and
- *	whether it read the end of the stream.  Then, without an end, a RST
- *	at the receiver's rcv_nxt ends the connection.
+ *	sent, in order, 100 ms apart, each at OFFSET from the receiver's
+ *	first rcv_nxt, acknowledging its snd_nxt, PSH|ACK.  FLAGS letters:
+ *	b the checksum off by one; u URG, pointer 1; f FIN; s SYN added (sf
+ *	is SYN|FIN); r RST in place of PSH|ACK; p from a stray port, one
+ *	with no connection (the sender's + 1000 + the segment's index in
+ *	the list), same addresses and sequence numbers; g as two IP
+ *	fragments (DF clear, a random IP ID) that the receiver reassembles,
+ *	the first holding 24 bytes of the segment, or over IPv4 16 when
+ *	the payload is under 5 bytes (IPv6 refuses that: its first fragment
+ *	must hold the whole TCP header).  *N sends the segment N times,
+ *	back to back, each a segment of its own (with p, each from its own
+ *	stray port); 1000 segments in all at most.
+ *	"got HEX|- eof|open|reset": what the receiver read in --timeout, and
+ *	whether it read the end of the stream or a reset.  Then, without an
+ *	end, a RST at the receiver's rcv_nxt ends the connection.
  *   udp-flood ADDR PORT SECONDS
  *	Valid 200-byte datagrams as fast as possible (or with a pause after
  *	every 64, --burst-pause): "sent N".
@@ -175,8 +185,11 @@ static const char usage_text[] =
 	"  net_op tcp-many ADDR PORT COUNT HEX1 HEX2\n"
 	"         ok-conns A stalled-conns B first-stalled F last-ok L\n"
 	"  net_op tcp-ooo ADDR PORT PREFIX HEX ok N | stalled R | mismatch R\n"
-	"  net_op tcp-inject ADDR PORT OFFSET:HEX[:FLAGS][,...]\n"
-	"         got HEX|- eof|open\n"
+	"  net_op tcp-inject ADDR PORT OFFSET:HEX[:FLAGS][*N][,...]\n"
+	"         got HEX|- eof|open|reset\n"
+	"         FLAGS: b bad checksum, u URG, f FIN, s SYN added, r RST\n"
+	"         for PSH|ACK, p from a stray port (no connection), g as two\n"
+	"         IP fragments; *N: N copies back to back (1000 in all)\n"
 	"  net_op udp-flood ADDR PORT SECONDS  sent N\n"
 	"  net_op udp-bench ADDR PORT SIZE SECONDS\n"
 	"         received N bytes B seconds S\n"
@@ -1237,11 +1250,34 @@ static void read_sequences(int rx, uint32_t *rcv_nxt, uint32_t *snd_nxt)
 
 /* Segment flags of tcp-inject, as its FLAGS letters give them. */
 enum {
-	SEGMENT_BAD_SUM = 1 << 0,	/* checksum off by one */
-	SEGMENT_URG = 1 << 1,		/* urgent pointer at the first byte */
-	SEGMENT_FIN = 1 << 2,
-	SEGMENT_RST = 1 << 3,
+	SEGMENT_BAD_SUM = 1 << 0,	/* b: checksum off by one */
+	SEGMENT_URG = 1 << 1,		/* u: urgent pointer at the first byte */
+	SEGMENT_FIN = 1 << 2,		/* f */
+	SEGMENT_RST = 1 << 3,		/* r: RST instead of PSH|ACK */
+	SEGMENT_SYN = 1 << 4,		/* s: SYN added */
+	SEGMENT_STRAY = 1 << 5,		/* p: from a port with no connection */
+	SEGMENT_FRAGMENTS = 1 << 6,	/* g: as two IP fragments */
 };
+
+/*
+ * A stray segment's source port: @index (the segment's place in the list)
+ * past the sender's port + STRAY_PORT_DISTANCE, wrapped into 1024-65535.
+ * Never the sender's own port, different for each of up to
+ * INJECT_MAX_SEGMENTS segments, and, on a test VM, nobody else's.
+ */
+#define STRAY_PORT_DISTANCE 1000
+
+static in_port_t stray_port(in_port_t port, size_t index)
+{
+	return htons(1024 + (ntohs(port) - 1024 + STRAY_PORT_DISTANCE +
+			     index) % (65536 - 1024));
+}
+
+static in_port_t *port_of(union tcp_inject_addr *a)
+{
+	return a->sa.sa_family == AF_INET ? &a->v4.sin_port :
+					    &a->v6.sin6_port;
+}
 
 /* A connection whose receiver's sequence numbers are known. */
 struct injection {
@@ -1255,12 +1291,14 @@ struct injection {
 };
 
 /*
- * One segment with @payload from the sender's address and port to the
- * receiver's, sequence @seq, acknowledging @ack: PSH|ACK, or RST alone;
- * a window of 65535.
+ * One segment with @payload from the sender's address and port (or with
+ * SEGMENT_STRAY, stray port @index) to the receiver's, sequence @seq,
+ * acknowledging @ack: PSH|ACK, or RST alone, with the @flags added; a
+ * window of 65535.
  */
 static void inject_segment(struct injection *in, uint32_t seq, uint32_t ack,
-			   const struct bytes *payload, unsigned int flags)
+			   const struct bytes *payload, unsigned int flags,
+			   size_t index)
 {
 	struct tcp_segment seg = {
 		.from = in->from,
@@ -1280,9 +1318,15 @@ static void inject_segment(struct injection *in, uint32_t seq, uint32_t ack,
 	if (flags & SEGMENT_FIN)
 		seg.flags |= TH_FIN;
 	if (flags & SEGMENT_RST)
-		seg.flags = TH_RST;
+		seg.flags = TH_RST | (seg.flags & (TH_URG | TH_FIN));
+	if (flags & SEGMENT_SYN)
+		seg.flags |= TH_SYN;
+	if (flags & SEGMENT_STRAY)
+		*port_of(&seg.from) = stray_port(*port_of(&in->from), index);
 	if (flags & SEGMENT_BAD_SUM)
 		seg.send |= TCP_INJECT_BAD_SUM;
+	if (flags & SEGMENT_FRAGMENTS)
+		seg.send |= TCP_INJECT_FRAGMENTS;
 	if (tcp_inject(&in->injector, &seg) < 0)
 		fail("sendto (raw)");
 }
@@ -1329,7 +1373,7 @@ static int cmd_tcp_ooo(char **arg)
 	concatenate(&all, &prefix, &late);
 	stream_init(&s, &all);
 	injection_open(&ep, &in);
-	inject_segment(&in, in.rcv_nxt + prefix.len, in.snd_nxt, &late, 0);
+	inject_segment(&in, in.rcv_nxt + prefix.len, in.snd_nxt, &late, 0, 0);
 	sleep_ms(300);
 	print_outcome(transfer(&in.pair, &s, all.len,
 			       now_ms() + opt.timeout_ms), &s);
@@ -1339,81 +1383,115 @@ static int cmd_tcp_ooo(char **arg)
 
 /* --- tcp-inject: a hostile sender's segments ----------------------------- */
 
-#define INJECT_MAX_SEGMENTS 16
+#define INJECT_MAX_SEGMENTS 1000	/* with the copies of *N */
 #define INJECT_PAUSE_MS 100
 
 struct injected {
 	uint32_t offset;	/* from the receiver's first rcv_nxt */
 	struct bytes payload;
 	unsigned int flags;	/* SEGMENT_* */
+	long copies;		/* *N: sent N times, back to back */
 };
 
-/* OFFSET:HEX[:FLAGS]; FLAGS letters b (bad checksum), u (URG), f (FIN). */
-static void parse_injected(char *text, struct injected *seg)
+static const struct {
+	char letter;
+	unsigned int flag;
+} segment_flags[] = {
+	{ 'b', SEGMENT_BAD_SUM },
+	{ 'u', SEGMENT_URG },
+	{ 'f', SEGMENT_FIN },
+	{ 'r', SEGMENT_RST },
+	{ 's', SEGMENT_SYN },
+	{ 'p', SEGMENT_STRAY },
+	{ 'g', SEGMENT_FRAGMENTS },
+};
+
+static unsigned int segment_flag(char letter)
 {
-	char *hex = strchr(text, ':'), *flags;
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(segment_flags); k++)
+		if (segment_flags[k].letter == letter)
+			return segment_flags[k].flag;
+	usage("tcp-inject: FLAGS are letters b, u, f, r, s, p, g");
+}
+
+/* OFFSET:HEX[:FLAGS][*N], for a connection of @family. */
+static void parse_injected(char *text, struct injected *seg, int family)
+{
+	char *hex = strchr(text, ':'), *flags, *copies;
 
 	if (!hex)
-		usage("tcp-inject: a segment is OFFSET:HEX[:FLAGS]");
+		usage("tcp-inject: a segment is OFFSET:HEX[:FLAGS][*N]");
 	*hex++ = 0;
+	copies = strchr(hex, '*');
+	if (copies)
+		*copies++ = 0;
 	flags = strchr(hex, ':');
 	if (flags)
 		*flags++ = 0;
 	seg->offset = parse_number(text, 0, 1 << 20, "OFFSET");
 	parse_hex(hex, &seg->payload);
+	seg->copies = copies ? parse_number(copies, 1, INJECT_MAX_SEGMENTS,
+					    "*N") : 1;
 	seg->flags = 0;
-	for (; flags && *flags; flags++) {
-		if (*flags == 'b')
-			seg->flags |= SEGMENT_BAD_SUM;
-		else if (*flags == 'u')
-			seg->flags |= SEGMENT_URG;
-		else if (*flags == 'f')
-			seg->flags |= SEGMENT_FIN;
-		else
-			usage("tcp-inject: FLAGS are letters b, u, f");
-	}
+	for (; flags && *flags; flags++)
+		seg->flags |= segment_flag(*flags);
+	if (seg->payload.len > TCP_INJECT_MAX_DATA)
+		usage("tcp-inject: a segment's HEX is too long");
+	if ((seg->flags & SEGMENT_FRAGMENTS) && family == AF_INET6 &&
+	    seg->payload.len < TCP_INJECT_FRAGMENTS_MIN_DATA6)
+		usage("tcp-inject: g over IPv6 needs 5 bytes of HEX or more");
 }
 
 /*
- * Everything readable on @fd by @deadline: "got HEX|- eof|open".
- * Return: whether the end of the stream was read.
+ * Everything readable on @fd by @deadline: "got HEX|- eof|open|reset".
+ * Return: whether the connection ended (the end of the stream read, or
+ * reset: an injected RST at rcv_nxt, the r flag, does that).
  */
 static bool print_received(int fd, long long deadline)
 {
 	unsigned char buf[4096];
+	const char *end = "open";
 	size_t total = 0;
-	bool eof = false;
 	ssize_t len;
 
-	while (!eof && wait_for(fd, POLLIN, deadline)) {
+	while (!strcmp(end, "open") && wait_for(fd, POLLIN, deadline)) {
 		len = read(fd, buf, sizeof(buf));
 		if (len < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
+		if (len < 0 && errno == ECONNRESET) {
+			end = "reset";
+			continue;
+		}
 		if (len < 0)
 			fail("read");
 		if (!total && len)
 			printf("got ");
 		print_hex(buf, len);
 		total += len;
-		eof = !len;
+		if (!len)
+			end = "eof";
 	}
-	printf("%s %s\n", total ? "" : "got -", eof ? "eof" : "open");
-	return eof;
+	printf("%s %s\n", total ? "" : "got -", end);
+	return strcmp(end, "open");
 }
 
 /*
  * tcp-inject ADDR PORT SEGMENTS: a connection whose sender only injects:
  * each segment of the comma-separated list, in order, INJECT_PAUSE_MS
- * apart, over a raw socket, at its offset from the receiver's rcv_nxt;
- * then what the receiver reads in --timeout.
+ * apart (the copies of one *N back to back), over a raw socket, at its
+ * offset from the receiver's rcv_nxt; then what the receiver reads in
+ * --timeout.
  */
 static int cmd_tcp_inject(char **arg)
 {
-	struct injected seg[INJECT_MAX_SEGMENTS];
+	static struct injected seg[INJECT_MAX_SEGMENTS];
+	size_t count = 0, total = 0, sent = 0, k;
 	struct endpoint ep;
 	struct injection in;
-	size_t count = 0, k;
 	char *text, *next;
+	long copy;
 
 	parse_endpoint(arg[0], arg[1], &ep);
 	for (text = arg[2]; text; text = next) {
@@ -1422,21 +1500,26 @@ static int cmd_tcp_inject(char **arg)
 			*next++ = 0;
 		if (count == INJECT_MAX_SEGMENTS)
 			usage("tcp-inject: too many segments");
-		parse_injected(text, &seg[count++]);
+		parse_injected(text, &seg[count], ep.family);
+		total += seg[count++].copies;
 	}
+	if (total > INJECT_MAX_SEGMENTS)
+		usage("tcp-inject: more than 1000 segments with the copies");
 	injection_open(&ep, &in);
 	for (k = 0; k < count; k++) {
-		inject_segment(&in, in.rcv_nxt + seg[k].offset, in.snd_nxt,
-			       &seg[k].payload, seg[k].flags);
+		for (copy = 0; copy < seg[k].copies; copy++)
+			inject_segment(&in, in.rcv_nxt + seg[k].offset,
+				       in.snd_nxt, &seg[k].payload,
+				       seg[k].flags, sent++);
 		sleep_ms(INJECT_PAUSE_MS);
 	}
 	/* The sender's own RST would not be at rcv_nxt: inject one that is
-	 * (after a FIN, TCP repair mode is refused and not needed).
+	 * (after a FIN or a RST, TCP repair mode is refused and not needed).
 	 */
 	if (!print_received(in.pair.rx, now_ms() + opt.timeout_ms)) {
 		read_sequences(in.pair.rx, &in.rcv_nxt, &in.snd_nxt);
 		inject_segment(&in, in.rcv_nxt, in.snd_nxt,
-			       &(struct bytes){ .len = 0 }, SEGMENT_RST);
+			       &(struct bytes){ .len = 0 }, SEGMENT_RST, 0);
 	}
 	injection_close(&in);
 	return 0;
