@@ -45,6 +45,12 @@
  *	"got HEX|- eof|open|reset": what the receiver read in --timeout, and
  *	whether it read the end of the stream or a reset.  Then, without an
  *	end, a RST at the receiver's rcv_nxt ends the connection.
+ *   tcp-stray-flood ADDR PORT COUNT HEX
+ *	COUNT raw segments PSH|ACK with HEX (valid checksums) to ADDR:PORT,
+ *	of no connection: each from a random port, with random sequence
+ *	numbers, from a random address of 127.0.0.0/8 when ADDR is an IPv4
+ *	loopback one, else from the route's source (::1 for ::1); as fast
+ *	as one raw socket takes them: "sent N".
  *   udp-flood ADDR PORT SECONDS
  *	Valid 200-byte datagrams as fast as possible (or with a pause after
  *	every 64, --burst-pause): "sent N".
@@ -92,6 +98,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
@@ -190,6 +197,9 @@ static const char usage_text[] =
 	"         FLAGS: b bad checksum, u URG, f FIN, s SYN added, r RST\n"
 	"         for PSH|ACK, p from a stray port (no connection), g as two\n"
 	"         IP fragments; *N: N copies back to back (1000 in all)\n"
+	"  net_op tcp-stray-flood ADDR PORT COUNT HEX  sent N\n"
+	"         COUNT segments of no connection: random ports, sequence\n"
+	"         numbers (and IPv4 loopback sources), as fast as possible\n"
 	"  net_op udp-flood ADDR PORT SECONDS  sent N\n"
 	"  net_op udp-bench ADDR PORT SIZE SECONDS\n"
 	"         received N bytes B seconds S\n"
@@ -1525,6 +1535,100 @@ static int cmd_tcp_inject(char **arg)
 	return 0;
 }
 
+/* --- tcp-stray-flood: segments of no connection -------------------------- */
+
+#define STRAY_FLOOD_MAX 100000000
+
+/* xorshift64 (Marsaglia): cheap, and random enough to spread the flood. */
+static uint64_t random_state;
+
+static void seed_random(void)
+{
+	if (getrandom(&random_state, sizeof(random_state), 0) !=
+	    sizeof(random_state))
+		random_state = now_ms();
+	random_state |= 1;	/* the one state it never leaves */
+}
+
+static uint32_t random32(void)
+{
+	random_state ^= random_state << 13;
+	random_state ^= random_state >> 7;
+	random_state ^= random_state << 17;
+	return random_state >> 32;
+}
+
+/* The source address of the route to @ep: a UDP socket's connect picks it. */
+static void route_source(const struct endpoint *ep,
+			 union tcp_inject_addr *from)
+{
+	socklen_t len = sizeof(*from);
+	int fd = new_socket(ep->family, SOCK_DGRAM);
+
+	if (connect(fd, sockaddr_of(ep), ep->len) < 0)
+		fail("connect (udp, for a source address)");
+	if (getsockname(fd, &from->sa, &len) < 0)
+		fail("getsockname");
+	close(fd);
+}
+
+static bool is_loopback4(const struct endpoint *ep)
+{
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)&ep->addr;
+
+	return ep->family == AF_INET && ntohl(sin->sin_addr.s_addr) >> 24 == 127;
+}
+
+/*
+ * tcp-stray-flood ADDR PORT COUNT HEX: COUNT segments PSH|ACK with HEX to
+ * ADDR:PORT, each from a random port (1024-65535) with random sequence
+ * and acknowledgment numbers, none of a connection; to an IPv4 loopback
+ * address each from a random one of 127.0.0.0/8 too (host part 1-254:
+ * x.x.x.0 and .255 may be broadcast), else from the route's source.  One
+ * raw socket, as fast as it takes them.  "sent N".
+ */
+static int cmd_tcp_stray_flood(char **arg)
+{
+	struct tcp_segment seg = { .flags = TH_PUSH | TH_ACK, .window = 65535 };
+	struct tcp_injector injector;
+	unsigned long sent = 0;
+	struct bytes payload;
+	struct endpoint ep;
+	bool any_source;
+	long count, k;
+
+	parse_endpoint(arg[0], arg[1], &ep);
+	count = parse_number(arg[2], 1, STRAY_FLOOD_MAX, "COUNT");
+	parse_hex(arg[3], &payload);
+	if (payload.len > TCP_INJECT_MAX_DATA)
+		usage("tcp-stray-flood: HEX is too long");
+	seg.data = payload.data;
+	seg.len = payload.len;
+	enter_send_ns();
+	route_source(&ep, &seg.from);
+	memcpy(&seg.to, &ep.addr, ep.len);
+	any_source = is_loopback4(&ep);
+	if (tcp_injector_open(&injector, ep.family) < 0)
+		fail("raw socket");
+	seed_random();
+	for (k = 0; k < count; k++) {
+		*port_of(&seg.from) = htons(1024 + random32() % (65536 - 1024));
+		if (any_source)
+			seg.from.v4.sin_addr.s_addr =
+				htonl(127u << 24 | (random32() & 0xffff00) |
+				      (1 + random32() % 254));
+		seg.seq = random32();
+		seg.ack = random32();
+		if (!tcp_inject(&injector, &seg))
+			sent++;
+		else if (errno != ENOBUFS && errno != EAGAIN && errno != EINTR)
+			fail("sendmsg (raw)");
+	}
+	printf("sent %lu\n", sent);
+	tcp_injector_close(&injector);
+	return 0;
+}
+
 /* --- main --------------------------------------------------------------- */
 
 static const struct command {
@@ -1539,6 +1643,7 @@ static const struct command {
 	{ "tcp-many", cmd_tcp_many, 5, OPT_COMMON | OPT_PAUSE, 0 },
 	{ "tcp-ooo", cmd_tcp_ooo, 4, OPT_TIMEOUT, 0 },
 	{ "tcp-inject", cmd_tcp_inject, 3, OPT_TIMEOUT, 0 },
+	{ "tcp-stray-flood", cmd_tcp_stray_flood, 4, OPT_COMMON, 0 },
 	{ "udp-flood", cmd_udp_flood, 3, OPT_COMMON | OPT_BURST_PAUSE, 0 },
 	{ "udp-bench", cmd_udp_bench, 4, OPT_COMMON, 0 },
 	{ "veth", cmd_veth, 3, OPT_TIMEOUT, 0 },
