@@ -18,10 +18,16 @@
  *	One connection; each chunk is one write() and is awaited before the
  *	next is written, so each chunk is a segment of its own.  "ok N",
  *	"stalled R" (a chunk did not all arrive in time: R bytes did, later
- *	chunks are not sent) or "mismatch R".
+ *	chunks are not sent), "mismatch R", or "reset R rx=ERR tx=ERR
+ *	ms=MS" when the receiver's read or the sender's send or poll failed
+ *	with ECONNRESET or EPIPE: ERR is the error each end saw (ECONNRESET,
+ *	EPIPE or none), the other end given 1000 ms more to see one; MS
+ *	the time from the refused chunk's first send to the receiver's
+ *	error (without one, to the sender's).
  *   tcp-many ADDR PORT COUNT HEX1 HEX2
  *	COUNT connections; HEX1 on each in turn, then HEX2 on each in turn,
- *	each awaited: "ok-conns A stalled-conns B first-stalled F last-ok L".
+ *	each awaited: "ok-conns A stalled-conns B first-stalled F last-ok L"
+ *	(a reset connection counts as stalled).
  *	--pause-before-last MS sleeps between the two rounds.
  *   tcp-ooo ADDR PORT PREFIX HEX
  *	HEX injected over a raw socket (IPv4 or IPv6) as the segment after
@@ -94,6 +100,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +196,8 @@ static const char usage_text[] =
 	"usage: net_op COMMAND [OPTION...] ARG...\n"
 	"  net_op udp ADDR PORT HEX|-          ok | dropped | mismatch HEX\n"
 	"  net_op tcp ADDR PORT HEX[,HEX...]|- ok N | stalled R | mismatch R\n"
+	"         | reset R rx=ERR tx=ERR ms=MS (ERR: ECONNRESET, EPIPE, none;\n"
+	"         MS: from the refused chunk's send to the receiver's error)\n"
 	"  net_op tcp-many ADDR PORT COUNT HEX1 HEX2\n"
 	"         ok-conns A stalled-conns B first-stalled F last-ok L\n"
 	"  net_op tcp-ooo ADDR PORT PREFIX HEX ok N | stalled R | mismatch R\n"
@@ -656,9 +665,32 @@ struct stream {
 	size_t received;
 	unsigned char *got;	/* total + 1: one more byte shows excess */
 	int file;		/* sendfile(2) source holding data, or -1 */
+	long long chunk_start;	/* when the chunk being sent was first sent */
+	int rx_error;		/* ECONNRESET or EPIPE seen by the receiver */
+	int tx_error;		/* ... by the sender */
+	long long rx_error_at;
+	long long tx_error_at;
 };
 
-enum outcome { PENDING, ARRIVED, STALLED, MISMATCH };
+/* RESET: the connection was reset, seen by either end. */
+enum outcome { PENDING, ARRIVED, STALLED, MISMATCH, RESET };
+
+/* After one end saw a reset, how long to wait for the other to see it. */
+#define RESET_SETTLE_MS 1000
+
+/* The errors of a connection reset under the reader or the writer. */
+static bool is_reset(int err)
+{
+	return err == ECONNRESET || err == EPIPE;
+}
+
+static void note_reset(int err, int *error, long long *at)
+{
+	if (*error)
+		return;
+	*error = err;
+	*at = now_ms();
+}
 
 static int tcp_listener(const struct endpoint *ep, int backlog)
 {
@@ -726,6 +758,9 @@ static void stream_init(struct stream *s, const struct bytes *b)
 	s->received = 0;
 	s->got = allocate(b->len + 1);
 	s->file = -1;
+	s->chunk_start = now_ms();
+	s->rx_error = 0;
+	s->tx_error = 0;
 }
 
 /* Hand the kernel as much of data[sent, goal) as one call takes. */
@@ -739,7 +774,9 @@ static void send_some(int fd, struct stream *s, size_t goal)
 		done = sendfile(fd, s->file, &offset, len);
 	else
 		done = send(fd, s->data + s->sent, len, MSG_NOSIGNAL);
-	if (done < 0 && errno != EAGAIN && errno != EINTR)
+	if (done < 0 && is_reset(errno))
+		note_reset(errno, &s->tx_error, &s->tx_error_at);
+	else if (done < 0 && errno != EAGAIN && errno != EINTR)
 		fail(s->file >= 0 ? "sendfile" : "send");
 	if (done > 0)
 		s->sent += done;
@@ -759,6 +796,10 @@ static enum outcome receive_some(int fd, struct stream *s)
 			continue;
 		if (len < 0 && errno == EAGAIN)
 			return PENDING;
+		if (len < 0 && is_reset(errno)) {
+			note_reset(errno, &s->rx_error, &s->rx_error_at);
+			return RESET;
+		}
 		if (len < 0)
 			fail("read");
 		if (len == 0)
@@ -773,6 +814,22 @@ static enum outcome receive_some(int fd, struct stream *s)
 	}
 }
 
+/* The sender's pending error (SO_ERROR): a reset is noted, others fail. */
+static void sender_error(int fd, struct stream *s)
+{
+	socklen_t len = sizeof(int);
+	int err = 0;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
+		fail("SO_ERROR");
+	if (is_reset(err)) {
+		note_reset(err, &s->tx_error, &s->tx_error_at);
+	} else if (err) {
+		errno = err;
+		fail("send");
+	}
+}
+
 /* Send up to @goal and wait until it all arrived or @deadline passed. */
 static enum outcome transfer(const struct tcp_pair *p, struct stream *s,
 			     size_t goal, long long deadline)
@@ -781,8 +838,10 @@ static enum outcome transfer(const struct tcp_pair *p, struct stream *s,
 	enum outcome state;
 
 	for (;;) {
-		if (s->sent < goal)
+		if (s->sent < goal && !s->tx_error)
 			send_some(p->tx, s, goal);
+		if (s->tx_error)
+			return RESET;
 		state = receive_some(p->rx, s);
 		if (state != PENDING)
 			return state;
@@ -796,8 +855,41 @@ static enum outcome transfer(const struct tcp_pair *p, struct stream *s,
 		if (!wait_until(pfd, ARRAY_SIZE(pfd), deadline))
 			return STALLED;
 		if (pfd[1].revents & POLLERR)
-			check_socket_error(p->tx, "send");
+			sender_error(p->tx, s);
 	}
+}
+
+/*
+ * One end saw the connection reset: give the other RESET_SETTLE_MS to see
+ * it too.  The receiver reads on (what arrives before its error counts);
+ * the sender, which has nothing to read, shows it in poll() (POLLERR) and
+ * SO_ERROR, or, if its error was taken already, recv() fails with it.
+ */
+static void settle_reset(const struct tcp_pair *p, struct stream *s)
+{
+	long long deadline = now_ms() + RESET_SETTLE_MS;
+	unsigned char byte;
+
+	while (!s->rx_error && receive_some(p->rx, s) == PENDING &&
+	       wait_for(p->rx, POLLIN, deadline))
+		;
+	while (!s->tx_error && wait_for(p->tx, POLLIN, deadline)) {
+		sender_error(p->tx, s);
+		if (s->tx_error)
+			break;
+		if (recv(p->tx, &byte, 1, MSG_DONTWAIT) < 0 && is_reset(errno))
+			note_reset(errno, &s->tx_error, &s->tx_error_at);
+		break;	/* the end of its stream, or bytes: no reset */
+	}
+}
+
+static const char *reset_name(int err)
+{
+	if (err == ECONNRESET)
+		return "ECONNRESET";
+	if (err == EPIPE)
+		return "EPIPE";
+	return "none";
 }
 
 static void create_signal_file(const char *path)
@@ -831,6 +923,7 @@ static enum outcome send_chunks(const struct tcp_pair *p, struct stream *s,
 	for (k = 0; k < chunks && state == ARRIVED; k++) {
 		if (k == chunks - 1 && opt.pause_ms)
 			sleep_ms(opt.pause_ms);
+		s->chunk_start = now_ms();
 		state = transfer(p, s, ends[k], now_ms() + opt.timeout_ms);
 		if (state == STALLED && !stalled_before) {
 			stalled_before = true;
@@ -895,14 +988,30 @@ static int send_buffer_for(size_t len)
 	return 2 * (int)len + SOCKET_BUFFER;
 }
 
-static void print_outcome(enum outcome state, const struct stream *s)
+/*
+ * The result line, without its newline: "ok N", "mismatch R",
+ * "stalled R", or "reset R rx=ERR tx=ERR ms=MS" (each end's error, and
+ * the time from the refused chunk's first send to the receiver's error,
+ * or without one to the sender's).
+ */
+static void print_outcome(const struct tcp_pair *p, enum outcome state,
+			  struct stream *s)
 {
-	if (state == ARRIVED)
-		printf("ok %zu\n", s->received);
-	else if (state == MISMATCH)
-		printf("mismatch %zu\n", s->received);
-	else
-		printf("stalled %zu\n", s->received);
+	long long at;
+
+	if (state == RESET) {
+		settle_reset(p, s);
+		at = s->rx_error ? s->rx_error_at : s->tx_error_at;
+		printf("reset %zu rx=%s tx=%s ms=%lld", s->received,
+		       reset_name(s->rx_error), reset_name(s->tx_error),
+		       at - s->chunk_start);
+	} else if (state == ARRIVED) {
+		printf("ok %zu", s->received);
+	} else if (state == MISMATCH) {
+		printf("mismatch %zu", s->received);
+	} else {
+		printf("stalled %zu", s->received);
+	}
 }
 
 static int cmd_tcp(char **arg)
@@ -929,7 +1038,8 @@ static int cmd_tcp(char **arg)
 	enter_send_ns();
 	pair.tx = tcp_connect(&ep, send_buffer_for(all.len));
 	pair.rx = tcp_accept(listener);
-	print_outcome(send_chunks(&pair, &s, ends, chunks), &s);
+	print_outcome(&pair, send_chunks(&pair, &s, ends, chunks), &s);
+	putchar('\n');
 	close_pair(&pair);
 	close(listener);
 	return 0;
@@ -977,6 +1087,8 @@ static void count_outcome(struct tally *t, long k, enum outcome state)
 	}
 	if (state == MISMATCH)
 		fprintf(stderr, "net_op: connection %ld: bytes differ\n", k);
+	if (state == RESET)
+		fprintf(stderr, "net_op: connection %ld: reset\n", k);
 	t->stalled++;
 	if (t->first_stalled < 0)
 		t->first_stalled = k;
@@ -1385,8 +1497,10 @@ static int cmd_tcp_ooo(char **arg)
 	injection_open(&ep, &in);
 	inject_segment(&in, in.rcv_nxt + prefix.len, in.snd_nxt, &late, 0, 0);
 	sleep_ms(300);
-	print_outcome(transfer(&in.pair, &s, all.len,
-			       now_ms() + opt.timeout_ms), &s);
+	s.chunk_start = now_ms();
+	print_outcome(&in.pair, transfer(&in.pair, &s, all.len,
+					 now_ms() + opt.timeout_ms), &s);
+	putchar('\n');
 	injection_close(&in);
 	return 0;
 }
@@ -1742,6 +1856,10 @@ int main(int argc, char **argv)
 	check_options(cmd);
 	if (argc - optind != cmd->nargs)
 		usage("wrong number of arguments");
+	/* sendfile(2) on a reset connection would raise it (send() has
+	 * MSG_NOSIGNAL): the error is the result, not the end of net_op.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	open_namespaces();
 	return cmd->run(argv + optind);
 }
