@@ -74,9 +74,14 @@
  * is how long to wait for bytes that may not come.  TCP connections are
  * reset (SO_LINGER 0) at the end, so the kernel stops retransmitting.
  *
- * tcp only: --pause-before-last MS sleeps before the last chunk (to let a
- * flow expire; tcp-many too, before HEX2); --sendfile sends the --size payload from a deleted file
- * in /tmp with sendfile(2).  At the first stall --signal-file PATH is
+ * tcp only: --mptcp makes both the listener and the connecting socket
+ * IPPROTO_MPTCP ("error" if the kernel refuses it: net.mptcp.enabled=0)
+ * and appends " mptcp=rxA,txB" to the result, A and B 1 when the
+ * accepted and the connecting socket are MPTCP after the transfer, 0 when
+ * they fell back to plain TCP.  --pause-before-last MS sleeps before
+ * the last chunk (to let a flow expire; tcp-many too, before HEX2);
+ * --sendfile sends the --size payload from a deleted file in /tmp with
+ * sendfile(2).  At the first stall --signal-file PATH is
  * created (for a shell loop to notice) and the stalled chunk gets
  * --then-wait MS more; if it arrives, the later chunks are sent as usual.
  * Unless the kernel takes less, a chunk or --size payload is one call.
@@ -113,6 +118,7 @@
 #include <unistd.h>
 
 #include <linux/if_link.h>
+#include <linux/mptcp.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/udp.h>
@@ -150,6 +156,7 @@ enum {
 	OPT_BURST_PAUSE = 1 << 9,
 	OPT_GSO = 1 << 10,
 	OPT_GRO = 1 << 11,
+	OPT_MPTCP = 1 << 12,
 };
 
 #define OPT_COMMON (OPT_TIMEOUT | OPT_RECV_NS | OPT_SEND_NS)
@@ -170,6 +177,7 @@ static const struct option long_options[] = {
 	{ "burst-pause", required_argument, NULL, OPT_BURST_PAUSE },
 	{ "gso", required_argument, NULL, OPT_GSO },
 	{ "gro", no_argument, NULL, OPT_GRO },
+	{ "mptcp", no_argument, NULL, OPT_MPTCP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -227,6 +235,8 @@ static const char usage_text[] =
 	"  --burst-pause US        udp-flood: sleep US after every 64 datagrams\n"
 	"  --gso N                 udp: one UDP_SEGMENT send of N-byte datagrams\n"
 	"  --gro                   udp --gso: the receiver sets UDP_GRO\n"
+	"  --mptcp                 tcp: MPTCP sockets; appends mptcp=rxA,txB,\n"
+	"                          1 where MPTCP, 0 where fallen back to TCP\n"
 	"Exit status: 0 attempted, 1 system error (\"error\" on stdout),\n"
 	"2 usage error.\n";
 
@@ -675,6 +685,48 @@ struct stream {
 /* RESET: the connection was reset, seen by either end. */
 enum outcome { PENDING, ARRIVED, STALLED, MISMATCH, RESET };
 
+/* TCP, or with --mptcp MPTCP, which the kernel may refuse (disabled). */
+static int new_stream_socket(int family, int flags)
+{
+	int fd;
+
+	if (!(opt.given & OPT_MPTCP))
+		return new_socket(family, SOCK_STREAM | flags);
+	fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC | flags,
+		    IPPROTO_MPTCP);
+	if (fd < 0)
+		fail("socket IPPROTO_MPTCP");
+	return fd;
+}
+
+/*
+ * Whether @fd's connection is MPTCP ('1') or plain TCP ('0'): an MPTCP
+ * socket whose peer did not take MPTCP falls back to TCP.  What shows
+ * it, as seen in qemu on Debian's 6.1 and 6.12, on both ends, after
+ * either end fell back (the other end plain TCP):
+ *
+ * - getsockopt(SOL_MPTCP, MPTCP_INFO) works on an MPTCP connection and
+ *   fails on a plain or fallen-back one (a fallen-back socket passes
+ *   options to its TCP subflow): EOPNOTSUPP over IPv4, ENOPROTOOPT over
+ *   IPv6, on both kernels.  MPTCP_INFO_FLAG_FALLBACK is checked in case
+ *   a kernel answers for a fallen-back socket.
+ * - getsockopt(SOL_TCP, TCP_IS_MPTCP = 43) is 1 or 0 on 6.12, but 6.1
+ *   has no such option: it fails, with EOPNOTSUPP on an MPTCP socket,
+ *   ENOPROTOOPT on a TCP one.  Not used.
+ */
+static char mptcp_state(int fd)
+{
+	struct mptcp_info info;
+	socklen_t len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (!getsockopt(fd, SOL_MPTCP, MPTCP_INFO, &info, &len))
+		return info.mptcpi_flags & MPTCP_INFO_FLAG_FALLBACK ? '0' : '1';
+	if (errno == EOPNOTSUPP || errno == ENOPROTOOPT)
+		return '0';
+	fail("MPTCP_INFO");
+}
+
 /* After one end saw a reset, how long to wait for the other to see it. */
 #define RESET_SETTLE_MS 1000
 
@@ -694,7 +746,7 @@ static void note_reset(int err, int *error, long long *at)
 
 static int tcp_listener(const struct endpoint *ep, int backlog)
 {
-	int fd = new_socket(ep->family, SOCK_STREAM);
+	int fd = new_stream_socket(ep->family, 0);
 
 	set_option(fd, SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
 	bind_to(fd, ep);
@@ -706,7 +758,7 @@ static int tcp_listener(const struct endpoint *ep, int backlog)
 /* Non-blocking, so a lost handshake is an error rather than a hang. */
 static int tcp_connect(const struct endpoint *ep, int send_buffer)
 {
-	int fd = new_socket(ep->family, SOCK_STREAM | SOCK_NONBLOCK);
+	int fd = new_stream_socket(ep->family, SOCK_NONBLOCK);
 
 	set_send_buffer(fd, send_buffer);
 	set_option(fd, IPPROTO_TCP, TCP_NODELAY, 1, "TCP_NODELAY");
@@ -1039,6 +1091,9 @@ static int cmd_tcp(char **arg)
 	pair.tx = tcp_connect(&ep, send_buffer_for(all.len));
 	pair.rx = tcp_accept(listener);
 	print_outcome(&pair, send_chunks(&pair, &s, ends, chunks), &s);
+	if (opt.given & OPT_MPTCP)
+		printf(" mptcp=rx%c,tx%c", mptcp_state(pair.rx),
+		       mptcp_state(pair.tx));
 	putchar('\n');
 	close_pair(&pair);
 	close(listener);
@@ -1753,7 +1808,8 @@ static const struct command {
 	long max_size;		/* for --size */
 } commands[] = {
 	{ "udp", cmd_udp, 3, OPT_COMMON | OPT_PAYLOAD | OPT_UDP, MAX_DATAGRAM },
-	{ "tcp", cmd_tcp, 3, OPT_COMMON | OPT_PAYLOAD | OPT_TCP, MAX_STREAM },
+	{ "tcp", cmd_tcp, 3, OPT_COMMON | OPT_PAYLOAD | OPT_TCP | OPT_MPTCP,
+	  MAX_STREAM },
 	{ "tcp-many", cmd_tcp_many, 5, OPT_COMMON | OPT_PAUSE, 0 },
 	{ "tcp-ooo", cmd_tcp_ooo, 4, OPT_TIMEOUT, 0 },
 	{ "tcp-inject", cmd_tcp_inject, 3, OPT_TIMEOUT, 0 },
@@ -1813,6 +1869,7 @@ static void parse_option(int c, const char *value)
 		opt.gso_size = parse_number(value, 1, MAX_DATAGRAM, "--gso");
 		break;
 	case OPT_GRO:
+	case OPT_MPTCP:
 		break;
 	default:
 		usage("unknown option, or an option without its value");
