@@ -72,6 +72,8 @@ static bool parse_l4(struct sk_buff *skb, unsigned int thoff,
 		pkt->len = skb->len - pkt->offset;
 		/* The data of a SYN (Fast Open) starts after the SYN. */
 		pkt->seq = ntohl(th->seq) + th->syn;
+		pkt->ack_seq = ntohl(th->ack_seq);
+		pkt->ack = th->ack;
 		pkt->syn = th->syn;
 		pkt->fin = th->fin;
 		pkt->rst = th->rst;

@@ -179,6 +179,8 @@ size_t net_flow_size(void);
  * @len: payload length
  * @skip: leading payload bytes not checked (TCP delivered them before)
  * @seq: TCP: sequence number of the first payload byte
+ * @ack_seq: TCP: the acknowledgment number, when @ack
+ * @ack: TCP flags
  * @syn: TCP flags
  * @fin: TCP flags
  * @rst: TCP flags
@@ -192,7 +194,8 @@ struct net_packet {
 	unsigned int len;
 	unsigned int skip;
 	u32 seq;
-	bool syn, fin, rst, urg;
+	u32 ack_seq;
+	bool ack, syn, fin, rst, urg;
 };
 
 /* hooks.c */

@@ -66,6 +66,7 @@ struct tcp_view {
 	bool handshake;		/* a request socket: rcv_nxt is its */
 	bool busy;		/* a task owns the socket: backlog */
 	bool mptcp;		/* an MPTCP subflow */
+	bool ack_ok;		/* TCP would take the segment's ACK */
 	u32 rcv_nxt;		/* exact unless busy, then a lower bound */
 	bool has_ofo;		/* not busy: an out-of-order queue */
 	u32 ofo_seq;		/* where its first segment starts */
@@ -88,7 +89,8 @@ static struct sock *find_socket(struct sk_buff *skb,
  * while no task owns the socket, rcv_nxt and the out-of-order queue can
  * change only by processing segments, which this CPU does after the hook.
  */
-static void read_full_socket(struct sock *sk, struct tcp_view *view)
+static void read_full_socket(struct sock *sk, const struct net_packet *pkt,
+			     struct tcp_view *view)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct sk_buff *ofo;
@@ -97,6 +99,10 @@ static void read_full_socket(struct sock *sk, struct tcp_view *view)
 	bh_lock_sock(sk);
 	view->busy = sock_owned_by_user(sk);
 	view->rcv_nxt = READ_ONCE(tp->rcv_nxt);
+	/* RFC 5961 5.2, as tcp_ack() checks it. */
+	view->ack_ok = pkt->ack &&
+		       !before(pkt->ack_seq, tp->snd_una - tp->max_window) &&
+		       !after(pkt->ack_seq, tp->snd_nxt);
 	if (!view->busy) {
 		ofo = skb_rb_first(&tp->out_of_order_queue);
 		if (ofo) {
@@ -133,7 +139,7 @@ static void get_view(struct sk_buff *skb, const struct net_packet *pkt,
 	case TCP_FIN_WAIT2:
 		view->sk = sk;
 		view->mptcp = sk_is_mptcp(sk);
-		read_full_socket(sk, view);
+		read_full_socket(sk, pkt, view);
 		break;
 	default:
 		break;
@@ -146,14 +152,25 @@ static void put_view(const struct tcp_view *view)
 		sock_gen_put(view->found);
 }
 
-/* The verdict on a refused segment, with net/action reset applied. */
+/*
+ * The verdict on a segment refused for its payload, with net/action reset
+ * applied: a local connection is aborted only for a segment TCP would take
+ * (in order, checked from rcv_nxt, with an acceptable ACK), so that a
+ * blind sender cannot reset connections it could not write to; anything
+ * else gets the RST to its sender that REJECT would send.
+ */
 static unsigned int refuse_violation(struct sk_buff *skb,
 				     const struct nf_hook_state *state,
 				     const struct utf8guard_policy *policy,
-				     const struct tcp_view *view)
+				     const struct tcp_view *view,
+				     bool in_stream)
 {
-	if (policy->mode == UTF8GUARD_MODE_ENFORCE &&
-	    net_action() == NET_ACTION_RESET)
+	if (policy->mode != UTF8GUARD_MODE_ENFORCE ||
+	    net_action() != NET_ACTION_RESET)
+		return NF_DROP;
+	if (!in_stream)
+		net_reset_segment(skb, state, NULL);
+	else if (view->ack_ok)
 		net_reset_segment(skb, state, view->sk);
 	return NF_DROP;
 }
@@ -186,7 +203,8 @@ static unsigned int check_start(struct sk_buff *skb, struct net_packet *pkt,
 	verdict = net_check_payload(skb, pkt, policy, NULL, 0, pkt->fin,
 				    &result);
 	if (result.found && verdict == NF_DROP)
-		return refuse_violation(skb, state, policy, view);
+		return refuse_violation(skb, state, policy, view,
+						false);
 	if (verdict != NF_ACCEPT || result.found)
 		return verdict;
 	if (result.stream.carry_length)
@@ -210,7 +228,8 @@ static unsigned int check_forwarded(struct sk_buff *skb,
 	verdict = net_check_payload(skb, pkt, policy, flow.carry,
 				    flow.carry_length, pkt->fin, &result);
 	if (result.found && verdict == NF_DROP)
-		return refuse_violation(skb, state, policy, view);
+		return refuse_violation(skb, state, policy, view,
+						false);
 	if (verdict != NF_ACCEPT || result.found)
 		return verdict;
 	error = net_flow_store(&pkt->key, NULL, pkt->seq + pkt->len,
@@ -266,7 +285,8 @@ static unsigned int check_stateful(struct sk_buff *skb,
 	verdict = net_check_payload(skb, pkt, policy, flow.carry,
 				    flow.carry_length, pkt->fin, &result);
 	if (result.found && verdict == NF_DROP)
-		return refuse_violation(skb, state, policy, view);
+		return refuse_violation(skb, state, policy, view,
+						true);
 	if (verdict != NF_ACCEPT || result.found)
 		return verdict;
 	if (view->has_ofo && !before(end, view->ofo_seq) &&
