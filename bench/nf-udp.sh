@@ -56,7 +56,7 @@ mkdir -p "$out"
 echo "bench-nf: building net_op (static) and the modules for the stock kernel..."
 gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-I "$top/userspace" -o "$out/net_op" "$top/tests/net/net_op.c" \
-	"$top/userspace/hex.c"
+	"$top/tests/net/tcp_inject.c" "$top/userspace/hex.c"
 tree=$("$vm/stock-kernel.sh" --build)
 image=$("$vm/stock-kernel.sh" --image)
 "$top/tests/harness/build-modules.sh" "$tree" "$out/modules"
@@ -67,7 +67,8 @@ for ko in utf8guard.ko utf8guard_nf.ko; do
 	}
 done
 "$vm/stock-modules.sh" "$("$vm/stock-kernel.sh" --version)" \
-	"$out/stock-modules" nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6
+	"$out/stock-modules" nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6 \
+	nf_reject_ipv4 nf_reject_ipv6
 printf 'SIZE=%s\nSECONDS=%s\nROUNDS=%s\nVALIDATOR=%s\n' "$size" "$seconds" \
 	"$rounds" "$validator" >"$out/bench.conf"
 

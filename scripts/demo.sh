@@ -28,9 +28,10 @@ image=$("$vm/stock-kernel.sh" --image)
 "$top/tests/harness/build-modules.sh" "$tree" "$out/modules"
 gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-I "$top/userspace" -o "$out/net_op" "$top/tests/net/net_op.c" \
-	"$top/userspace/hex.c"
+	"$top/tests/net/tcp_inject.c" "$top/userspace/hex.c"
 "$vm/stock-modules.sh" "$("$vm/stock-kernel.sh" --version)" \
-	"$out/stock-modules" nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6
+	"$out/stock-modules" nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6 \
+	nf_reject_ipv4 nf_reject_ipv6
 
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/scripts/demo-guest.sh" \
 	--file "$out/cli/utf8guardctl:/utf8guard/tools/" --tree "$libs" \
