@@ -12,9 +12,9 @@ mods=/utf8guard/modules
 status=0
 
 # Here 5 unload/load cycles under traffic paced at 64 datagrams per 50 ms,
-# and 4 s for bytes that do not come (the stock kernel: 20 cycles under an
-# unpaced flood, 1.5 s).
-NF_CYCLES=5 NF_TIMEOUT_MS=4000 NF_FLOOD_PAUSE_US=50000 \
+# 4 s for bytes that do not come, and a stray flood of 20000 segments (the
+# stock kernel: 20 cycles under an unpaced flood, 1.5 s, 100000 strays).
+NF_CYCLES=5 NF_TIMEOUT_MS=4000 NF_FLOOD_PAUSE_US=50000 NF_STRAY_FLOOD=20000 \
 	sh /utf8guard/tools/nf_hook_test.sh $mods /utf8guard/tools || status=1
 timed nf
 FS_STRESS_ON=ext4 \

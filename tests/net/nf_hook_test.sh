@@ -7,7 +7,9 @@
 # byte-exact, ill-formed ones are dropped and counted; watched and
 # unwatched ports; non-linear skbs (large datagrams, large writes,
 # sendfile, IP fragments); characters split across TCP segments; what
-# happens to out-of-order, retransmitted, evicted and expired flows; forwarding; sysfs
+# happens to out-of-order, retransmitted, expired flows and a full table;
+# a hostile sender's injected segments (SYN, strays, fragments), IPv4 and
+# IPv6; net/action reset; MPTCP, Fast Open, SYN cookies; forwarding; sysfs
 # parsing, privileges and the ABI file; the log line; load and unload
 # while traffic flows; kmemleak.  Ends with both modules unloaded.
 #
@@ -19,6 +21,8 @@
 # bytes that do not come, NF_FLOOD_PAUSE_US (default 0) the pause of that
 # traffic after every 64 datagrams: the debug kernel under emulation needs
 # it, as a saturating load starves RCU (one rmmod took 9 minutes).
+# NF_STRAY_FLOOD (default 100000) is the number of stray TCP segments of
+# the flood that must store nothing.
 set -u
 mods=${1:?module dir}
 tools=${2:?tool dir}
