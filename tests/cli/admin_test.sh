@@ -157,7 +157,8 @@ echo 5 >"$fake/fs/stats/fallocate/checked"
 out=$("$cli" stats)
 expect_match "stats text: global overlong" "^stats/overlong +[0-9]+$" "$(grep '^stats/overlong' <<<"$out")"
 expect_match "stats text: fs mkdir" "^fs/stats/mkdir/checked +[0-9]+$" "$(grep '^fs/stats/mkdir/checked' <<<"$out")"
-expect_no_match "stats text: no reset file" "reset" "$out"
+expect_no_match "stats text: no reset file" "stats/reset " "$out"
+expect_match "stats text: the connections_reset counter" "^net/stats/connections_reset +[0-9]+$" "$(grep "^net/stats/connections_reset" <<<"$out")"
 json=$("$cli" stats --json)
 expect_eq "stats --json parses" "" "$(json_ok "$json")"
 want=$(cat "$fake/fs/stats/mkdir/rejected")
