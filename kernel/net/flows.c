@@ -416,19 +416,21 @@ static enum sweep_verdict judge(const struct sweep *sweep,
 /*
  * Expired while holding state a segment will need: its connection cannot
  * be checked any more, so in mode enforce it is reset (after the lock).
+ * Return: false when the reset could not be queued: the entry stays, and
+ * the next collection tries again.
  */
-static void expire(struct flow *flow)
+static bool expire(struct flow *flow)
 {
+	bool enforce = utf8guard_policy_get().mode == UTF8GUARD_MODE_ENFORCE;
+
+	if (flow->sk && enforce && !net_reset_socket(flow->sk))
+		return false;
 	net_count(NET_EXPIRED);
-	if (!flow->sk)
-		return;
-	pr_warn_ratelimited("TCP flow idle for %lu s with a character split at its edge: %s\n",
-			    flows_timeout / HZ,
-			    utf8guard_policy_get().mode ==
-			    UTF8GUARD_MODE_ENFORCE ? "connection reset" :
-			    "state dropped (mode audit)");
-	if (utf8guard_policy_get().mode == UTF8GUARD_MODE_ENFORCE)
-		net_reset_socket(flow->sk);
+	if (flow->sk)
+		pr_warn_ratelimited("TCP flow idle for %lu s with a character split at its edge: %s\n",
+				    flows_timeout / HZ, enforce ?
+				    "connection reset" : "state dropped");
+	return true;
 }
 
 /*
@@ -455,7 +457,10 @@ static void sweep_all(const struct sweep *sweep)
 				list_move_tail(&flow->lru, &lru);
 				break;
 			case SWEEP_EXPIRE:
-				expire(flow);
+				if (!expire(flow)) {
+					list_move_tail(&flow->lru, &lru);
+					break;
+				}
 				fallthrough;
 			case SWEEP_REMOVE:
 				unlink_flow(flow, &dead);

@@ -264,8 +264,13 @@ static unsigned int check_stateful(struct sk_buff *skb,
 	unsigned int verdict, flags;
 	int error;
 
-	/* Delivered before: TCP throws the data away. */
-	if (before(pkt->seq, view->rcv_nxt) && !after(end, view->rcv_nxt))
+	/*
+	 * Delivered before: TCP throws the data away.  A FIN right after
+	 * such data is at rcv_nxt: TCP takes it, and it ends the text after
+	 * the carry stored there (checked below, with no bytes).
+	 */
+	if (before(pkt->seq, view->rcv_nxt) &&
+	    !after(end + pkt->fin, view->rcv_nxt))
 		return NF_ACCEPT;
 	if (view->busy) {
 		net_flow_lookup(&pkt->key, view->sk, pkt->seq, &flow);

@@ -415,6 +415,11 @@ for a in 127.0.0.1 ::1; do
 	inj "tcp inject $a: a SYN's carry is not stored for the next segment" \
 		"checked+3 dropped+1 nostate+1 unexpected-continuation+1 g_checked+3 g_rejected+1" \
 		"got 616263 open" 0:616263,0:e282:s,3:ac62
+	# Found by the adversarial review: a FIN on data TCP has already
+	# delivered lands at rcv_nxt and ends the text after E2.
+	inj "tcp inject $a: a FIN on delivered data ends the text: truncated" \
+		"checked+2 dropped+1 truncated+1 g_checked+2 g_rejected+1" \
+		"got 6162e2 open" 0:6162e2,2:62:f
 	inj "tcp inject $a: 20 strays store nothing, the flow keeps its carry" \
 		"checked+22 dropped+1 nostate+20 truncated+1 g_checked+22 g_rejected+1" \
 		"got 6162e2 open" "0:6162e2,3:c3:p*20,3:41"
