@@ -493,15 +493,19 @@ set_file $net/action drop
 if [ -e /proc/sys/net/mptcp/enabled ]; then
 	echo 1 >/proc/sys/net/mptcp/enabled
 	run "mptcp: unwatched port, really MPTCP (the test can see it)" "" \
-		"ok 3 mptcp=rx1,tx1" -- tcp --mptcp 127.0.0.1 8081 61e2,82ac
+		"ok 4 mptcp=rx1,tx1" -- tcp --mptcp 127.0.0.1 8081 61e2,82ac
 	snap s0
 	out=$(op tcp --mptcp 127.0.0.1 8080 61e2,82ac)
 	snap s1
 	expect_eq "mptcp: watched port, the SYN's option stripped: plain TCP" \
 		"ok 4 mptcp=rx0,tx0" "$out"
 	expect_match "mptcp: counted" '(^| )mptcp\+[1-9]' "$(delta)"
-	run_stall "mptcp: watched port, the split overlong refused" overlong 1 \
-		"stalled 1 mptcp=rx0,tx0" -- tcp --mptcp 127.0.0.1 8080 61e0,8080
+	snap s0
+	out=$(op tcp --mptcp 127.0.0.1 8080 61e0,8080)
+	snap s1
+	expect_eq "mptcp: watched port, the split overlong refused" \
+		"stalled 2 mptcp=rx0,tx0" "$out"
+	expect_match "mptcp: ... as overlong" '(^| )overlong\+[1-9]' "$(delta)"
 else
 	fail "mptcp" "this kernel has no /proc/sys/net/mptcp (CONFIG_MPTCP)"
 fi
