@@ -935,14 +935,12 @@ static void settle_reset(const struct tcp_pair *p, struct stream *s)
 	while (!s->rx_error && receive_some(p->rx, s) == PENDING &&
 	       wait_for(p->rx, POLLIN, deadline))
 		;
-	while (!s->tx_error && wait_for(p->tx, POLLIN, deadline)) {
-		sender_error(p->tx, s);
-		if (s->tx_error)
-			break;
-		if (recv(p->tx, &byte, 1, MSG_DONTWAIT) < 0 && is_reset(errno))
-			note_reset(errno, &s->tx_error, &s->tx_error_at);
-		break;	/* the end of its stream, or bytes: no reset */
-	}
+	if (s->tx_error || !wait_for(p->tx, POLLIN, deadline))
+		return;
+	sender_error(p->tx, s);
+	if (!s->tx_error && recv(p->tx, &byte, 1, MSG_DONTWAIT) < 0 &&
+	    is_reset(errno))
+		note_reset(errno, &s->tx_error, &s->tx_error_at);
 }
 
 static const char *reset_name(int err)
@@ -985,7 +983,7 @@ static enum outcome send_chunks(const struct tcp_pair *p, struct stream *s,
 	for (k = 0; k < chunks && state == ARRIVED; k++) {
 		if (k == chunks - 1 && opt.pause_ms)
 			sleep_ms(opt.pause_ms);
-		/* (A chunk that went in a SYN started there.) */
+		/* Not for a chunk already sent in part: in a SYN (tcp-tfo). */
 		if (s->sent <= (k ? ends[k - 1] : 0))
 			s->chunk_start = now_ms();
 		state = transfer(p, s, ends[k], now_ms() + opt.timeout_ms);
