@@ -765,7 +765,16 @@ static int tcp_listener(const struct endpoint *ep, int backlog)
 	return fd;
 }
 
-/* Non-blocking, so a lost handshake is an error rather than a hang. */
+/* The handshake of non-blocking @fd: if lost, an error rather than a hang. */
+static void wait_connected(int fd)
+{
+	if (!wait_for(fd, POLLOUT, now_ms() + CONNECT_TIMEOUT_MS)) {
+		errno = ETIMEDOUT;
+		fail("connect");
+	}
+	check_socket_error(fd, "connect");
+}
+
 static int tcp_connect(const struct endpoint *ep, int send_buffer)
 {
 	int fd = new_stream_socket(ep->family, SOCK_NONBLOCK);
@@ -775,11 +784,7 @@ static int tcp_connect(const struct endpoint *ep, int send_buffer)
 	if (connect(fd, sockaddr_of(ep), ep->len) < 0 &&
 	    errno != EINPROGRESS)
 		fail("connect");
-	if (!wait_for(fd, POLLOUT, now_ms() + CONNECT_TIMEOUT_MS)) {
-		errno = ETIMEDOUT;
-		fail("connect");
-	}
-	check_socket_error(fd, "connect");
+	wait_connected(fd);
 	return fd;
 }
 
@@ -1226,11 +1231,7 @@ static int tfo_connect(const struct endpoint *ep, struct stream *s,
 		fail("sendto MSG_FASTOPEN");
 	if (done > 0)
 		s->sent = done;
-	if (!wait_for(fd, POLLOUT, now_ms() + CONNECT_TIMEOUT_MS)) {
-		errno = ETIMEDOUT;
-		fail("connect");
-	}
-	check_socket_error(fd, "connect");
+	wait_connected(fd);
 	return fd;
 }
 
