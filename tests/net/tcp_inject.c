@@ -295,6 +295,34 @@ static int send_fragments(struct tcp_injector *inj,
 	return send_fragment(inj, seg, id, first, len - first, false);
 }
 
+#ifndef TCP_REPAIR_OFF_NO_WP
+#define TCP_REPAIR_OFF_NO_WP -1
+#endif
+
+static int set_int(int fd, int name, int value)
+{
+	return setsockopt(fd, IPPROTO_TCP, name, &value, sizeof(value));
+}
+
+int tcp_inject_sequences(int fd, uint32_t *rcv_nxt, uint32_t *snd_nxt)
+{
+	socklen_t len = sizeof(uint32_t);
+	int err;
+
+	if (set_int(fd, TCP_REPAIR, TCP_REPAIR_ON) < 0)
+		return -1;
+	if (set_int(fd, TCP_REPAIR_QUEUE, TCP_RECV_QUEUE) < 0 ||
+	    getsockopt(fd, IPPROTO_TCP, TCP_QUEUE_SEQ, rcv_nxt, &len) < 0 ||
+	    set_int(fd, TCP_REPAIR_QUEUE, TCP_SEND_QUEUE) < 0 ||
+	    getsockopt(fd, IPPROTO_TCP, TCP_QUEUE_SEQ, snd_nxt, &len) < 0) {
+		err = errno;
+		set_int(fd, TCP_REPAIR, TCP_REPAIR_OFF_NO_WP);
+		errno = err;
+		return -1;
+	}
+	return set_int(fd, TCP_REPAIR, TCP_REPAIR_OFF_NO_WP);
+}
+
 int tcp_inject(struct tcp_injector *inj, const struct tcp_segment *seg)
 {
 	size_t len;

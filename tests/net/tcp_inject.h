@@ -84,4 +84,12 @@ int tcp_inject(struct tcp_injector *inj, const struct tcp_segment *seg);
 
 void tcp_injector_close(struct tcp_injector *inj);
 
+/*
+ * The rcv_nxt and snd_nxt of connected socket @fd, read in TCP repair mode
+ * (CAP_NET_ADMIN), which is left again without a window probe: the
+ * sequence numbers an injected segment needs to land at a chosen offset.
+ * Return: 0, or -1 with errno set (a closed or reset socket refuses it).
+ */
+int tcp_inject_sequences(int fd, uint32_t *rcv_nxt, uint32_t *snd_nxt);
+
 #endif /* NET_TCP_INJECT_H */
