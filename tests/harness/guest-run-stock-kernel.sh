@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # /utf8guard/run.sh on a Debian kernel of the matrix: the filesystem hook
-# suite, the netfilter hook suite, utf8guardctl's admin suite (the CLI
+# suite, the netfilter hook suite, the TCP fuzzer's round (NF_FUZZ_SEED
+# from the kernel command line, if given), utf8guardctl's admin suite (the CLI
 # and modules as make install put them), then the integration suite (which ends
 # by locking, pinning utf8guard.ko until reboot), then the fs hook's checks
 # under that lock.  After each, a line "utf8guard-suite: NAME exit STATUS"
@@ -28,6 +29,7 @@ run() {
 }
 run fs $tools/fs_hook_test.sh $mods $tools
 run nf $tools/nf_hook_test.sh $mods $tools
+run tcp-fuzz $tools/tcp_fuzz_test.sh $mods $tools
 run cli-admin $tools/cli_admin_test.sh $mods
 run integration $tools/integration_test.sh $mods $tools
 run fs-locked $tools/fs_hook_test.sh --after-lock $mods $tools

@@ -69,6 +69,8 @@ if [ -n "${CHECK_LONG:-}" ]; then
 else
 	STOCK_SOAK="FS_STRESS_ITER=2000 FS_CYCLES=10 NF_CYCLES=5"
 fi
+# The TCP fuzzer's seed, to replay a run (else the guest draws one).
+[ -z "${NF_FUZZ_SEED:-}" ] || STOCK_SOAK="$STOCK_SOAK NF_FUZZ_SEED=$NF_FUZZ_SEED"
 
 # The last-but-one stdout line, for run-all.sh's kernel matrix table:
 #   matrix: KERNEL build=ok|FAIL [SUITE=PASSED/FAILED/EXIT]... vm=PASS|FAIL
@@ -104,6 +106,7 @@ prepare() {
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_op" "$top/tests/fs/fs_op.c" "$top/userspace/hex.c"
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_stress" "$top/tests/fs/fs_stress.c"
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/net_op" "$top/tests/net/net_op.c" "$top/tests/net/tcp_inject.c" "$top/userspace/hex.c"
+	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/tcp_fuzz" "$top/tests/net/tcp_fuzz.c" "$top/tests/net/tcp_inject.c"
 
 	# The filesystems of the fs hook suite: an empty ext4 image
 	# (loop-mounted in the guest), a fresh host directory shared over 9p,
@@ -152,10 +155,12 @@ prepare() {
 	for tool in guest_write fs_op fs_stress net_op; do
 		files+=(--file "$out/$tool:/utf8guard/tools/")
 	done
+	files+=(--file "$out/tcp_fuzz:/utf8guard/tools/")
 	files+=(--file "$top/tests/module/integration_test.sh:/utf8guard/tools/"
 		--file "$top/tests/module/cli_admin_test.sh:/utf8guard/tools/"
 		--file "$top/tests/fs/fs_hook_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/nf_hook_test.sh:/utf8guard/tools/"
+		--file "$top/tests/net/tcp_fuzz_test.sh:/utf8guard/tools/"
 		--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard-net:/utf8guard/tools/"
 		--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard:/utf8guard/tools/"
 		--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard-fs:/utf8guard/tools/"
@@ -191,6 +196,7 @@ vm_args() {
 		--log "$out/console-$1.log" --timeout 2400 --mem 1536)
 	[ "$1" != 1 ] || rv_args+=(--virtfs "$out/9p-share")
 	[ "$kind" != stock ] || rv_args+=(--append "$STOCK_SOAK")
+	[ "$kind" = stock ] || [ -z "${NF_FUZZ_SEED:-}" ] || rv_args+=(--append "NF_FUZZ_SEED=$NF_FUZZ_SEED")
 }
 
 status=0
