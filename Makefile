@@ -10,6 +10,9 @@
 #                     kernel: before resolving an issue that touches a hook
 #   make demo         boot Debian's stock kernel in qemu and show the module
 #   make fuzz         long libFuzzer run on the validator core
+#   make fuzz-net     10-minute model-based TCP fuzz of the netfilter hook
+#                     on Debian's stock kernel in qemu (FUZZ_SECONDS=...,
+#                     FUZZ_SEED=... to replay)
 #   make bench        validator speed vs simdutf, GLib, ICU, CPython
 #   make install      install the modules (modules_install + depmod), the
 #                     CLI, its man page and bash completion, the example
@@ -239,11 +242,14 @@ bench-nf:
 fuzz:
 	$(MAKE) -f tests/core/Makefile.inc core-fuzz
 
+fuzz-net:
+	tests/net/fuzz-net.sh
+
 clean:
 	rm -rf $(BUILD)
 	-[ -d "$(KERNELDIR)" ] && $(MAKE) -C $(KERNELDIR) M=$(CURDIR) clean
 
 .PHONY: all cli module module-install cli-install man-install \
 	completion-install config-install systemd-install userspace-install \
-	install dkms-install check check-long demo fuzz clean core-freestanding bench \
+	install dkms-install check check-long demo fuzz fuzz-net clean core-freestanding bench \
 	bench-fs bench-nf
