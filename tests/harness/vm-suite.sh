@@ -218,7 +218,7 @@ if [ "$kind" = stock ]; then
 	fi
 fi
 matrix_vm=$([ $status -eq 0 ] && echo PASS || echo FAIL)
-matrix_suites=$(tr -d '\r' <"$out/console-1.log" | awk '
+matrix_suites=$(tr -d '\r' <"$out/console-$vmn.log" | awk '
 	/^[0-9]+ passed, [0-9]+ failed/ { last = $1 "/" $3 }
 	/^utf8guard-suite: [^ ]+ exit [0-9]+$/ {
 		printf " %s=%s/%s", $2, (last == "" ? "-/-" : last), $4
