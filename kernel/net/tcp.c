@@ -350,11 +350,16 @@ unsigned int net_tcp_check(struct sk_buff *skb, struct net_packet *pkt,
 		return NF_ACCEPT;
 	if (pkt->syn && net_mptcp_strip(skb, pkt, policy))
 		return net_refuse(policy, NET_UNPARSED);
+	/*
+	 * URG moves the urgent pointer even on a segment without data, and
+	 * TCP then takes a byte out of a later segment checked whole.
+	 */
+	if (pkt->urg)
+		return net_refuse(policy, NET_UNPARSED);
 	/* A bare ACK has no data. */
 	if (!pkt->len && !pkt->fin)
 		return NF_ACCEPT;
-	if (pkt->urg ||
-	    nf_checksum(skb, state->hook, pkt->thoff, IPPROTO_TCP, state->pf))
+	if (nf_checksum(skb, state->hook, pkt->thoff, IPPROTO_TCP, state->pf))
 		return net_refuse(policy, NET_UNPARSED);
 	if (reassembled(skb, state))
 		return net_refuse(policy, NET_FRAGMENTED);
