@@ -424,6 +424,20 @@ for a in 127.0.0.1 ::1; do
 		"checked+22 dropped+1 nostate+20 truncated+1 g_checked+22 g_rejected+1" \
 		"got 6162e2 open" "0:6162e2,3:c3:p*20,3:41"
 done
+# Found by the fuzzer: a segment ending in bytes that no continuation can
+# make well-formed is judged at its end (TCP delivers them now), and an
+# empty URG segment, which moves the urgent pointer, is refused.
+for dead in 61c0 61c1 61f5 61e080 61eda0 61f490 61f08f; do
+	snap s0
+	out=$(op tcp-inject 127.0.0.1 8080 "0:$dead")
+	snap s1
+	expect_eq "tcp inject: $dead, no byte can complete it: dropped" \
+		"got - open" "$out"
+	expect_match "tcp inject: $dead: counted as dropped" \
+		'(^| )dropped\+1( |$)' "$(delta)"
+done
+inject "tcp inject: an empty URG segment is refused, no byte taken later" \
+	"checked+2 unparsed+1 g_checked+2" "got 61c3a9 open" 0:61,1::u,1:c3a9
 inject "tcp inject: a reassembled IP fragment is refused" \
 	"fragmented+1" "got - open" 0:6162:g
 # In audit the out-of-order segment is let into the socket's queue; what

@@ -25,8 +25,10 @@
  * and is checked against a model of TCP:
  *
  *  1. invariant: the bytes delivered are well-formed UTF-8; a sequence cut
- *     short is allowed only at the very end while the connection is open,
- *     never before the end of the stream or a reset;
+ *     short is allowed only at the very end while the connection is open
+ *     or after it was reset (a RST aborts the stream, at either end, and
+ *     the reader gets ECONNRESET, not the end of a text), never before
+ *     the end of the stream;
  *  2. consistency: the byte delivered at stream position p is the byte at
  *     p of some segment sent that TCP could take (a valid checksum, its
  *     own source port, neither SYN nor RST) and that covers p; past an
@@ -789,12 +791,10 @@ static void judge(long number, const struct sequence *q,
 		total.violations++;
 		report("violation", number, q, got, len, end,
 		       "ill-formed UTF-8 delivered", bad);
-	} else if (tail < len && end != END_OPEN) {
+	} else if (tail < len && end == END_EOF) {
 		total.violations++;
 		report("violation", number, q, got, len, end,
-		       end == END_EOF ? "a character cut short by the end of the stream" :
-				       "a character cut short by a reset",
-		       tail);
+		       "a character cut short by the end of the stream", tail);
 	}
 	p = consistent(q, got, len);
 	if (p < len) {
