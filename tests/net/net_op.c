@@ -64,6 +64,17 @@
  *	numbers, from a random address of 127.0.0.0/8 when ADDR is an IPv4
  *	loopback one, else from the route's source (::1 for ::1); as fast
  *	as one raw socket takes them: "sent N".
+ *   tcp-race ADDR PORT COUNT HEXA HEXB
+ *	A connection (IPv4 or IPv6) on which only injected segments are
+ *	sent: COUNT times HEXA from a thread pinned to one CPU and HEXB
+ *	from one pinned to another, both at the receiver's rcv_nxt (what
+ *	it received so far), HEXB a random spin of -2000 to 2000 loops
+ *	after HEXA; then what arrives (until 5 ms of quiet, 500 ms at
+ *	most).  Stops at an attempt that delivers nothing.  "race N
+ *	attempts, bytes B, ill-formed K": N the attempts that delivered, B
+ *	the bytes received, K the maximal ill-formed UTF-8 subparts in
+ *	them (41 then C3 A9 racing can deliver 41 A9).  "race skipped: 1
+ *	CPU" on one CPU.
  *   udp-flood ADDR PORT SECONDS
  *	Valid 200-byte datagrams as fast as possible (or with a pause after
  *	every 64, --burst-pause): "sent N".
@@ -111,8 +122,10 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +240,11 @@ static const char usage_text[] =
 	"  net_op tcp-stray-flood ADDR PORT COUNT HEX  sent N\n"
 	"         COUNT segments of no connection: random ports, sequence\n"
 	"         numbers (and IPv4 loopback sources), as fast as possible\n"
+	"  net_op tcp-race ADDR PORT COUNT HEXA HEXB\n"
+	"         race N attempts, bytes B, ill-formed K\n"
+	"         (race skipped: 1 CPU)\n"
+	"         COUNT times HEXA and HEXB injected from two CPUs at once, at\n"
+	"         one sequence number; K: ill-formed UTF-8 spots received\n"
 	"  net_op udp-flood ADDR PORT SECONDS  sent N\n"
 	"  net_op udp-bench ADDR PORT SIZE SECONDS\n"
 	"         received N bytes B seconds S\n"
@@ -1897,6 +1915,284 @@ static int cmd_tcp_stray_flood(char **arg)
 	return 0;
 }
 
+/* --- tcp-race: two segments at one sequence number, from two CPUs -------- */
+
+/*
+ * Segments sent over loopback are received in the sending task's context,
+ * on its CPU (the backlog is processed as the send leaves its softirq-off
+ * section).  So two segments sent at the same moment from two CPUs are
+ * received on both CPUs at once.  Segment A goes from the main thread,
+ * pinned to the first CPU, segment B from a sender thread pinned to the
+ * second; both carry the same sequence number, the receiver's rcv_nxt, so
+ * TCP takes the one that lands first and then only what the other has
+ * past it: with A = 41 and B = C3 A9, 41 A9 whenever A lands first.  A
+ * filter that follows the stream refuses that tail when B comes after A;
+ * the race is whether it still does when both are judged at once, each
+ * against the stream as it was before either.  (Without a filter, K
+ * counts the attempts A won: it shows the tool works, not the race.)
+ */
+#define RACE_MAX_COUNT 100000
+#define RACE_SPREAD 2000	/* B's offset: a spin of -2000 to 2000 loops */
+#define RACE_QUIET_MS 5		/* this quiet ends an attempt's bytes */
+#define RACE_WAIT_MS 500	/* and all its bytes arrive within this */
+
+/* What the main thread hands the sender thread, one attempt at a time. */
+static struct {
+	struct injection *in;
+	struct tcp_injector injector;	/* B's own: an injector is one-thread */
+	struct bytes payload;		/* B */
+	int cpu;
+	uint32_t seq;			/* written before the attempt is */
+	long delay;			/* published, read after it is taken */
+	atomic_ulong attempt;		/* the main thread's: the one to send */
+	atomic_ulong sent;		/* the sender's: the last one sent */
+	atomic_bool quit;
+} race;
+
+/* Busy loops, not a sleep: the offsets wanted are about a microsecond. */
+static void spin(long loops)
+{
+	for (volatile long k = 0; k < loops; k++)
+		;
+}
+
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		fail("sched_setaffinity");
+}
+
+/* PSH|ACK with @payload at @seq, as the connection's sender, on @injector. */
+static void race_inject(struct tcp_injector *injector,
+			const struct injection *in, uint32_t seq,
+			const struct bytes *payload)
+{
+	struct tcp_segment seg = {
+		.from = in->from,
+		.to = in->to,
+		.seq = seq,
+		.ack = in->snd_nxt,
+		.flags = TH_PUSH | TH_ACK,
+		.window = 65535,
+		.data = payload->data,
+		.len = payload->len,
+	};
+
+	if (tcp_inject(injector, &seg) < 0)
+		fail("sendmsg (raw)");
+}
+
+/*
+ * The sender of B: it spins (a sleep or a futex would cost its wake-up's
+ * microseconds, the race is lost by far less) until an attempt is
+ * published, waits its positive delay and sends.
+ */
+static void *race_sender(void *unused)
+{
+	unsigned long done = 0, now;
+
+	(void)unused;
+	pin_to(race.cpu);
+	for (;;) {
+		while ((now = atomic_load_explicit(
+				&race.attempt, memory_order_acquire)) == done)
+			if (atomic_load_explicit(&race.quit,
+						 memory_order_relaxed))
+				return NULL;
+		if (race.delay > 0)
+			spin(race.delay);
+		race_inject(&race.injector, race.in, race.seq, &race.payload);
+		done = now;
+		atomic_store_explicit(&race.sent, done, memory_order_release);
+	}
+}
+
+/* The first two CPUs this process may run on: false with fewer. */
+static bool two_cpus(int cpu[2])
+{
+	cpu_set_t set;
+	int k, found = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		fail("sched_getaffinity");
+	for (k = 0; k < CPU_SETSIZE && found < 2; k++)
+		if (CPU_ISSET(k, &set))
+			cpu[found++] = k;
+	return found == 2;
+}
+
+/*
+ * All that arrives on @fd, appended to @r (grown as needed): non-blocking
+ * reads until RACE_QUIET_MS pass without a byte, RACE_WAIT_MS at most.
+ * Return: false when the connection ended (the end of the stream, or a
+ * reset: a filter may reset it).
+ */
+static bool race_receive(int fd, struct bytes *r, size_t *room)
+{
+	long long start = now_ms(), end = start + RACE_WAIT_MS, quiet = end;
+	ssize_t len;
+
+	while (wait_for(fd, POLLIN, quiet < end ? quiet : end)) {
+		if (*room - r->len < 65536) {
+			*room = 2 * *room + 65536;
+			r->data = realloc(r->data, *room);
+			if (!r->data)
+				fail("realloc");
+		}
+		len = recv(fd, r->data + r->len, *room - r->len, MSG_DONTWAIT);
+		if (len < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (len < 0 && errno == ECONNRESET)
+			return false;
+		if (len < 0)
+			fail("recv");
+		if (!len)
+			return false;
+		r->len += len;
+		quiet = now_ms() + RACE_QUIET_MS;
+	}
+	return true;
+}
+
+/*
+ * The length of the well-formed UTF-8 sequence at @s (@len bytes left),
+ * or, when there is none, of the maximal ill-formed subpart there (1 to
+ * 3 bytes): the longest start of a well-formed sequence, at least one
+ * byte (Unicode 15, 3.9 "U+FFFD Substitution of Maximal Subparts").
+ * *@ok tells which.  Table 3-7: the second byte's range depends on the
+ * first (no overlongs, surrogates or code points past U+10FFFF), the
+ * others are 80..BF.
+ */
+static size_t utf8_step(const unsigned char *s, size_t len, bool *ok)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t need, k;
+
+	*ok = true;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		need = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		need = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		need = 4;
+	else
+		need = 0;	/* 80..C1, F5..FF: never in UTF-8 */
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	for (k = 1; k < need; k++, lo = 0x80, hi = 0xbf)
+		if (k == len || s[k] < lo || s[k] > hi)
+			break;
+	*ok = need && k == need;
+	return k;
+}
+
+/* The maximal ill-formed subparts of @s: 0 when it is well-formed UTF-8. */
+static size_t count_ill_formed(const unsigned char *s, size_t len)
+{
+	size_t k = 0, bad = 0;
+	bool ok;
+
+	while (k < len) {
+		k += utf8_step(s + k, len - k, &ok);
+		bad += !ok;
+	}
+	return bad;
+}
+
+/*
+ * tcp-race ADDR PORT COUNT HEXA HEXB: a connection whose sender only
+ * injects; COUNT times A from one CPU and B from another, both at the
+ * bytes received so far, B a random spin of up to RACE_SPREAD loops
+ * before or after A (where in the receive path the two meet varies from
+ * one attempt to the next; which offset hits it, from one host to the
+ * next); then what arrives.  Stops at the first attempt that delivers
+ * nothing (the connection stalled, or a filter dropped both) or at the
+ * end of the connection.  "race N attempts, bytes B, ill-formed K": the
+ * attempts that delivered, the bytes received in all, and the maximal
+ * ill-formed UTF-8 subparts in them (a sequence cut at the very end
+ * counts).  Needs two CPUs: with one, "race skipped: 1 CPU".
+ */
+static int cmd_tcp_race(char **arg)
+{
+	struct bytes a, got = { NULL, 0 };
+	unsigned long attempt, delivered = 0;
+	size_t room = 0, before;
+	struct endpoint ep;
+	struct injection in;
+	pthread_t sender;
+	bool open = true;
+	long count, delay;
+	int cpu[2], err;
+
+	parse_endpoint(arg[0], arg[1], &ep);
+	count = parse_number(arg[2], 1, RACE_MAX_COUNT, "COUNT");
+	parse_hex(arg[3], &a);
+	parse_hex(arg[4], &race.payload);
+	if (!a.len || !race.payload.len || a.len > TCP_INJECT_MAX_DATA ||
+	    race.payload.len > TCP_INJECT_MAX_DATA)
+		usage("tcp-race: HEXA and HEXB need 1 to 65000 bytes");
+	if (!two_cpus(cpu)) {
+		printf("race skipped: 1 CPU\n");
+		return 0;
+	}
+	injection_open(&ep, &in);
+	if (tcp_injector_open(&race.injector, ep.family) < 0)
+		fail("raw socket");
+	race.in = &in;
+	race.cpu = cpu[1];
+	pin_to(cpu[0]);
+	seed_random();
+	err = pthread_create(&sender, NULL, race_sender, NULL);
+	if (err) {
+		errno = err;
+		fail("pthread_create");
+	}
+	for (attempt = 1; attempt <= (unsigned long)count && open; attempt++) {
+		before = got.len;
+		delay = (long)(random32() % (2 * RACE_SPREAD + 1)) - RACE_SPREAD;
+		race.seq = in.rcv_nxt + (uint32_t)got.len;
+		race.delay = delay;
+		atomic_store_explicit(&race.attempt, attempt,
+				      memory_order_release);
+		if (delay < 0)
+			spin(-delay);
+		race_inject(&in.injector, &in, race.seq, &a);
+		while (atomic_load_explicit(&race.sent, memory_order_acquire) !=
+		       attempt)
+			;
+		open = race_receive(in.pair.rx, &got, &room);
+		if (got.len == before)
+			break;
+		delivered++;
+	}
+	atomic_store_explicit(&race.quit, true, memory_order_relaxed);
+	pthread_join(sender, NULL);
+	printf("race %lu attempts, bytes %zu, ill-formed %zu\n", delivered,
+	       got.len, count_ill_formed(got.data, got.len));
+	/* As tcp-inject: the sender's own RST would not be at rcv_nxt. */
+	if (open) {
+		read_sequences(in.pair.rx, &in.rcv_nxt, &in.snd_nxt);
+		inject_segment(&in, in.rcv_nxt, in.snd_nxt,
+			       &(struct bytes){ .len = 0 }, SEGMENT_RST, 0);
+	}
+	tcp_injector_close(&race.injector);
+	injection_close(&in);
+	free(got.data);
+	return 0;
+}
+
 /* --- main --------------------------------------------------------------- */
 
 static const struct command {
@@ -1913,6 +2209,7 @@ static const struct command {
 	{ "tcp-ooo", cmd_tcp_ooo, 4, OPT_TIMEOUT, 0 },
 	{ "tcp-inject", cmd_tcp_inject, 3, OPT_TIMEOUT, 0 },
 	{ "tcp-stray-flood", cmd_tcp_stray_flood, 4, OPT_COMMON, 0 },
+	{ "tcp-race", cmd_tcp_race, 5, 0, 0 },
 	{ "tcp-tfo", cmd_tcp_tfo, 4, OPT_COMMON, 0 },
 	{ "udp-flood", cmd_udp_flood, 3, OPT_COMMON | OPT_BURST_PAUSE, 0 },
 	{ "udp-bench", cmd_udp_bench, 4, OPT_COMMON, 0 },
