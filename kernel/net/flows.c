@@ -68,6 +68,9 @@ struct flow {
 	struct net_flow_key key;
 	struct sock *sk;		/* a reference; NULL: forwarded */
 	unsigned long last_used;	/* jiffies */
+	unsigned long claim_gp;		/* RCU state when claimed */
+	u32 claim;			/* where the last check started */
+	bool claimed;
 	u32 next;
 	bool has_next;
 	struct {
@@ -162,6 +165,18 @@ static bool holds_after(const struct flow *flow, u32 frontier)
 }
 
 /*
+ * Under flows_lock: whether a segment checked from @flow->claim may still
+ * be on its way to TCP.  From the hook to tcp_v4_rcv() a segment is in one
+ * RCU read-side critical section (softirq, or BH disabled): once a grace
+ * period has passed since the claim, TCP has taken it, or thrown it away,
+ * or put it in the backlog (whose end the flow's next records).
+ */
+static bool claim_live(const struct flow *flow)
+{
+	return flow->claimed && !poll_state_synchronize_rcu(flow->claim_gp);
+}
+
+/*
  * Under flows_lock: whether @flow can go without losing what a segment
  * will need: a forwarded flow's (counted as evicted by the caller), or a
  * local one's whose socket takes no more data or whose state is all
@@ -173,7 +188,8 @@ static bool needed(const struct flow *flow)
 		return false;
 	if (!takes_data(flow->sk))
 		return false;
-	return holds_after(flow, READ_ONCE(tcp_sk(flow->sk)->rcv_nxt));
+	return claim_live(flow) ||
+	       holds_after(flow, READ_ONCE(tcp_sk(flow->sk)->rcv_nxt));
 }
 
 /**
@@ -300,6 +316,146 @@ static bool reclaim_one(struct list_head *dead)
 	return false;
 }
 
+/*
+ * Under flows_lock: @key's entry for @sk, made from *@fresh if there is
+ * none (an earlier connection's goes to @dead).  NULL with *@ret: -EAGAIN
+ * when *@fresh must be allocated first (outside the lock), -EBUSY when
+ * the table is full of entries still needed.
+ */
+static struct flow *get_entry(const struct net_flow_key *key, u32 hash,
+			      struct sock *sk, struct flow **fresh,
+			      struct list_head *dead, int *ret)
+{
+	struct flow *flow = lookup(key, hash);
+
+	if (flow && flow->sk != sk) {	/* an earlier connection's */
+		unlink_flow(flow, dead);
+		flow = NULL;
+	}
+	if (flow)
+		return flow;
+	if (!*fresh) {
+		*ret = -EAGAIN;
+		return NULL;
+	}
+	if (flows >= flows_max && !reclaim_one(dead)) {
+		*ret = -EBUSY;
+		return NULL;
+	}
+	flow = *fresh;
+	*fresh = NULL;
+	flow->key = *key;
+	flow->sk = sk;
+	if (sk)
+		sock_hold(sk);
+	hlist_add_head(&flow->node, &table[hash]);
+	list_add_tail(&flow->lru, &lru);
+	WRITE_ONCE(flows, flows + 1);
+	return flow;
+}
+
+/**
+ * net_flow_claim() - start checking a segment of a local connection
+ * @key: the flow
+ * @sk: its full socket (the entry takes a reference)
+ * @seq: the segment's first sequence number
+ * @rcv_nxt: the socket's rcv_nxt (a lower bound when @busy)
+ * @busy: whether a task owns the socket (the segment goes to the backlog)
+ * @state: gets where the segment is checked from (@state->from: rcv_nxt,
+ *	or when @busy the end of the segments let into the backlog), the
+ *	carry stored there and the flow's next
+ *
+ * Claims the flow from there: until TCP has taken this segment, another
+ * one checked from the same place (on another CPU) is refused, since TCP
+ * would deliver its tail after this one's bytes, not after its own.
+ *
+ * Context: any context (GFP_ATOMIC).
+ * Return: 0; -ERANGE when the segment does not start where it must (not
+ * at from when @busy, beyond it otherwise); -EINPROGRESS when another
+ * segment from the same place may not have reached TCP yet; -EBUSY when
+ * the table is full of entries still needed; -ENOMEM.
+ */
+int net_flow_claim(const struct net_flow_key *key, struct sock *sk, u32 seq,
+		   u32 rcv_nxt, bool busy, struct net_flow_state *state)
+{
+	u32 hash = flow_hash(key), from = rcv_nxt;
+	struct flow *flow, *fresh = NULL;
+	LIST_HEAD(dead);
+	unsigned int k;
+	int ret = 0;
+
+again:
+	spin_lock_bh(&flows_lock);
+	flow = get_entry(key, hash, sk, &fresh, &dead, &ret);
+	if (!flow && ret == -EAGAIN) {
+		spin_unlock_bh(&flows_lock);
+		free_dead(&dead);
+		fresh = kmem_cache_zalloc(flow_cache, FLOW_GFP);
+		if (!fresh)
+			return -ENOMEM;
+		ret = 0;
+		goto again;
+	}
+	if (!flow)
+		goto out;
+	if (busy && flow->has_next && after(flow->next, rcv_nxt))
+		from = flow->next;
+	if (busy ? seq != from : after(seq, from)) {
+		ret = -ERANGE;
+		goto out;
+	}
+	if (claim_live(flow) && flow->claim == from) {
+		ret = -EINPROGRESS;
+		goto out;
+	}
+	flow->claim = from;
+	flow->claim_gp = get_state_synchronize_rcu();
+	flow->claimed = true;
+	state->from = from;
+	state->carry_length = 0;
+	for (k = 0; k < FLOW_CARRIES; k++) {
+		if (!flow->carry[k].length || flow->carry[k].seq != from)
+			continue;
+		memcpy(state->carry, flow->carry[k].bytes,
+		       flow->carry[k].length);
+		state->carry_length = flow->carry[k].length;
+		break;
+	}
+	state->has_next = flow->has_next;
+	state->next = flow->next;
+	touch(flow);
+out:
+	spin_unlock_bh(&flows_lock);
+	free_dead(&dead);
+	if (fresh)
+		kmem_cache_free(flow_cache, fresh);
+	return ret;
+}
+
+/**
+ * net_flow_unclaim() - the segment claimed from @from was dropped
+ * @key: the flow
+ * @sk: its socket
+ * @from: where net_flow_claim() claimed it from
+ *
+ * It will not reach TCP, so another segment may be checked from there at
+ * once.  No one else can have claimed @from since: that takes a grace
+ * period, and the caller is still in its read-side critical section.
+ *
+ * Context: any context.
+ */
+void net_flow_unclaim(const struct net_flow_key *key, const struct sock *sk,
+		      u32 from)
+{
+	struct flow *flow;
+
+	spin_lock_bh(&flows_lock);
+	flow = lookup(key, flow_hash(key));
+	if (flow && flow->sk == sk && flow->claimed && flow->claim == from)
+		flow->claimed = false;
+	spin_unlock_bh(&flows_lock);
+}
+
 /**
  * net_flow_store() - record where a segment the hook accepts ends
  * @key: the flow
@@ -338,39 +494,23 @@ int net_flow_store(const struct net_flow_key *key, struct sock *sk, u32 seq,
 again:
 	spin_lock_bh(&flows_lock);
 	flow = lookup(key, hash);
-	if (flow && flow->sk != sk) {	/* an earlier connection's */
-		unlink_flow(flow, &dead);
-		flow = NULL;
-	}
 	if (!flow && !carry_length && !(flags & NET_FLOW_CREATE))
 		goto out;
-	if (!flow && !fresh) {
-		/* Allocated outside the lock; looked up again after. */
+	flow = get_entry(key, hash, sk, &fresh, &dead, &ret);
+	if (!flow && ret == -EAGAIN) {
 		spin_unlock_bh(&flows_lock);
 		free_dead(&dead);
 		fresh = kmem_cache_zalloc(flow_cache, FLOW_GFP);
 		if (!fresh)
 			return -ENOMEM;
+		ret = 0;
 		goto again;
 	}
-	if (!flow) {
-		if (flows >= flows_max && !reclaim_one(&dead)) {
-			ret = -EBUSY;
-			goto out;
-		}
-		flow = fresh;
-		fresh = NULL;
-		flow->key = *key;
-		flow->sk = sk;
-		if (sk)
-			sock_hold(sk);
-		hlist_add_head(&flow->node, &table[hash]);
-		list_add_tail(&flow->lru, &lru);
-		WRITE_ONCE(flows, flows + 1);
-	}
+	if (!flow)
+		goto out;
 	if (!update(flow, seq, carry, carry_length, frontier, flags))
 		ret = -ENOSPC;
-	else if (flow->sk && !holds_after(flow, frontier))
+	else if (flow->sk && !holds_after(flow, frontier) && !claim_live(flow))
 		unlink_flow(flow, &dead);
 out:
 	spin_unlock_bh(&flows_lock);

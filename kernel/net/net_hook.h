@@ -144,8 +144,10 @@ struct net_flow_key {
  * @carry_length: their number (0: a character boundary)
  * @has_next: whether @next is known
  * @next: end of the last segment let into a busy socket's backlog
+ * @from: net_flow_claim(): where the segment is checked from
  */
 struct net_flow_state {
+	u32 from;
 	u8 carry[UTF8GUARD_MAX_SHADOW_LENGTH - 1];
 	u8 carry_length;
 	bool has_next;
@@ -162,6 +164,10 @@ void net_flows_exit(void);
 void net_flows_flush_net(const struct net *net);
 void net_flow_lookup(const struct net_flow_key *key, const struct sock *sk,
 		     u32 seq, struct net_flow_state *state);
+int net_flow_claim(const struct net_flow_key *key, struct sock *sk, u32 seq,
+		   u32 rcv_nxt, bool busy, struct net_flow_state *state);
+void net_flow_unclaim(const struct net_flow_key *key, const struct sock *sk,
+		      u32 from);
 int net_flow_store(const struct net_flow_key *key, struct sock *sk, u32 seq,
 		   const u8 *carry, u8 carry_length, u32 frontier,
 		   unsigned int flags);

@@ -27,6 +27,12 @@
  *    the ones the hook let in before.  It must start exactly where the
  *    last of them ends (the flow's next), and is checked after the carry
  *    stored there; anything else is dropped (reordered).
+ *  - Either way the flow is claimed from there until TCP has the segment
+ *    (net_flow_claim()): a segment of the same flow checked from the same
+ *    place on another CPU meanwhile (loopback and veth receive on the
+ *    sending CPU, so a sender on two CPUs can race two segments) is
+ *    dropped (reordered), since TCP would deliver its tail after the
+ *    other one's bytes.  Every accepted segment's end is the flow's next.
  *
  * Every other segment is checked as the start of a text, from a character
  * boundary, and must end on one (else nostate): a SYN or SYN-ACK (Fast
@@ -99,9 +105,14 @@ static void read_full_socket(struct sock *sk, const struct net_packet *pkt,
 	bh_lock_sock(sk);
 	view->busy = sock_owned_by_user(sk);
 	view->rcv_nxt = READ_ONCE(tp->rcv_nxt);
-	/* RFC 5961 5.2, as tcp_ack() checks it. */
+	/*
+	 * TCP throws away a segment without ACK, or whose ACK is of data
+	 * not sent or older than the window it allows (tcp_ack(), with
+	 * RFC 5961 5.2 and "do not accept ACK of bytes we never sent").
+	 */
 	view->ack_ok = pkt->ack &&
-		       !before(pkt->ack_seq, tp->snd_una - tp->max_window) &&
+		       !before(pkt->ack_seq, tp->snd_una -
+			       min_t(u64, tp->max_window, tp->bytes_acked)) &&
 		       !after(pkt->ack_seq, tp->snd_nxt);
 	if (!view->busy) {
 		ofo = skb_rb_first(&tp->out_of_order_queue);
@@ -251,47 +262,27 @@ static bool meets_queue(const struct net_packet *pkt, const struct sock *sk,
 	       !memcmp(there.carry, stream->carry, there.carry_length);
 }
 
-/* Checked as TCP will deliver it, from what the socket says. */
-static unsigned int check_stateful(struct sk_buff *skb,
-				   struct net_packet *pkt,
-				   const struct nf_hook_state *state,
-				   const struct utf8guard_policy *policy,
-				   const struct tcp_view *view)
+/* Checked from @flow->from, claimed: the verdict. */
+static unsigned int check_claimed(struct sk_buff *skb, struct net_packet *pkt,
+				  const struct nf_hook_state *state,
+				  const struct utf8guard_policy *policy,
+				  const struct tcp_view *view,
+				  const struct net_flow_state *flow)
 {
-	u32 end = pkt->seq + pkt->len, from;
-	struct net_flow_state flow;
+	u32 end = pkt->seq + pkt->len;
 	struct net_payload result;
 	unsigned int verdict, flags;
 	int error;
 
-	/*
-	 * Delivered before: TCP throws the data away.  A FIN right after
-	 * such data is at rcv_nxt: TCP takes it, and it ends the text after
-	 * the carry stored there (checked below, with no bytes).
-	 */
-	if (before(pkt->seq, view->rcv_nxt) &&
-	    !after(end + pkt->fin, view->rcv_nxt))
-		return NF_ACCEPT;
-	if (view->busy) {
-		net_flow_lookup(&pkt->key, view->sk, pkt->seq, &flow);
-		from = flow.has_next && after(flow.next, view->rcv_nxt) ?
-		       flow.next : view->rcv_nxt;
-		if (pkt->seq != from)
-			return net_refuse(policy, NET_REORDERED);
+	if (view->busy)
 		flags = NET_FLOW_CREATE | NET_FLOW_NEXT_SET;
-	} else {
-		from = view->rcv_nxt;
-		if (after(pkt->seq, from))
-			return net_refuse(policy, NET_REORDERED);
-		net_flow_lookup(&pkt->key, view->sk, from, &flow);
+	else
 		flags = view->has_ofo ? NET_FLOW_NEXT_MAX : NET_FLOW_NEXT_SET;
-	}
-	pkt->skip = from - pkt->seq;
-	verdict = net_check_payload(skb, pkt, policy, flow.carry,
-				    flow.carry_length, pkt->fin, &result);
+	pkt->skip = flow->from - pkt->seq;
+	verdict = net_check_payload(skb, pkt, policy, flow->carry,
+				    flow->carry_length, pkt->fin, &result);
 	if (result.found && verdict == NF_DROP)
-		return refuse_violation(skb, state, policy, view,
-						true);
+		return refuse_violation(skb, state, policy, view, true);
 	if (verdict != NF_ACCEPT || result.found)
 		return verdict;
 	if (view->has_ofo && !before(end, view->ofo_seq) &&
@@ -302,6 +293,40 @@ static unsigned int check_stateful(struct sk_buff *skb,
 			       result.stream.carry_length, view->rcv_nxt,
 			       flags);
 	return error ? refuse_store(policy, error) : NF_ACCEPT;
+}
+
+/* Checked as TCP will deliver it, from what the socket says. */
+static unsigned int check_stateful(struct sk_buff *skb,
+				   struct net_packet *pkt,
+				   const struct nf_hook_state *state,
+				   const struct utf8guard_policy *policy,
+				   const struct tcp_view *view)
+{
+	struct net_flow_state flow;
+	unsigned int verdict;
+	int error;
+
+	/* TCP throws it away for its ACK: it must not leave state. */
+	if (!view->ack_ok)
+		return net_refuse(policy, NET_UNPARSED);
+	/*
+	 * Delivered before: TCP throws the data away.  A FIN right after
+	 * such data is at rcv_nxt: TCP takes it, and it ends the text after
+	 * the carry stored there (checked below, with no bytes).
+	 */
+	if (before(pkt->seq, view->rcv_nxt) &&
+	    !after(pkt->seq + pkt->len + pkt->fin, view->rcv_nxt))
+		return NF_ACCEPT;
+	error = net_flow_claim(&pkt->key, view->sk, pkt->seq, view->rcv_nxt,
+			       view->busy, &flow);
+	if (error == -ERANGE || error == -EINPROGRESS)
+		return net_refuse(policy, NET_REORDERED);
+	if (error)
+		return refuse_store(policy, error);
+	verdict = check_claimed(skb, pkt, state, policy, view, &flow);
+	if (verdict == NF_DROP)
+		net_flow_unclaim(&pkt->key, view->sk, flow.from);
+	return verdict;
 }
 
 /* Reassembled from IP fragments: the CPU it is checked on may differ. */
