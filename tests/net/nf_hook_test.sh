@@ -447,7 +447,7 @@ inject "tcp inject: an empty URG segment is refused, no byte taken later" \
 # the CPUs coarsely, so this rarely races here; the review's runs under
 # multi-threaded TCG showed it (see the design doc).
 for a in 127.0.0.1 ::1; do
-	out=$(op tcp-race $a 8080 300 41 c3a9)
+	out=$("$net_op" tcp-race $a 8080 300 41 c3a9 2>&1)
 	case $out in
 	"race "*" ill-formed 0") pass "tcp-race $a: two CPUs, no ill-formed byte ($out)" ;;
 	*) fail "tcp-race $a: two CPUs, no ill-formed byte" "got: $out" ;;
