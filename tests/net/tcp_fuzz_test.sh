@@ -4,8 +4,8 @@
 # VM (busybox sh, as root): random schedules of injected segments over
 # random well-formed UTF-8, with hostile ones among them, on connections
 # over loopback, IPv4 and IPv6, with utf8guard.ko in mode enforce and the
-# port watched; then one round with the flow table kept full (flows_max=16
-# and 20 connections holding a split character).  Each round must find no
+# port watched; then one round with the flow table kept nearly full
+# (flows_max=16 and 15 connections holding a split character).  Each round must find no
 # violation and no inconsistency (tests/net/tcp_fuzz.c says what those
 # are); a failing round prints the sequences to replay with net_op
 # tcp-inject.  Ends with both modules unloaded.
@@ -82,16 +82,16 @@ fuzz "fuzz IPv4" --family 4 $family_run
 # shellcheck disable=SC2086
 fuzz "fuzz IPv6" --family 6 $family_run
 
-# A full table: 20 connections hold a split character each in 16 entries;
-# the fuzzer's own split characters then wait (full), and nothing else
-# may change.
+# A nearly full table: 15 connections hold a split character each in 16
+# entries, so every connection of the fuzzer needs the last one, which the
+# table reclaims from the closed one before it (every checked flow has an
+# entry while its segment goes to TCP).  A full table stalls every new
+# flow (full): the nf suite shows that.
 expect_status "rmmod utf8guard_nf" 0 rmmod utf8guard_nf
 expect_status "insmod utf8guard_nf.ko flows_max=16" 0 \
 	insmod "$mods/utf8guard_nf.ko" ports=tcp:$port flows_max=16
 # shellcheck disable=SC2086
-fuzz "fuzz IPv4, full table" --family 4 --pressure 20 $pressure_run
-full=$(cat $net/stats/full)
-expect_match "full table: split characters refused (full $full)" '^[1-9]' "$full"
+fuzz "fuzz IPv4, nearly full table" --family 4 --pressure 15 $pressure_run
 expect_status "rmmod utf8guard_nf" 0 rmmod utf8guard_nf
 expect_status "rmmod utf8guard" 0 rmmod utf8guard
 finish_tests
