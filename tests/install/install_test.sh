@@ -38,7 +38,7 @@ rm -rf "$work"
 mkdir -p "$work"
 
 # The keys of `utf8guardctl set` and the commands of issue 6.
-KEYS="mode policy validator fs.enabled fs.fstypes fs.check_symlink_target net.enabled net.ports net.forward"
+KEYS="mode policy validator fs.enabled fs.fstypes fs.check_symlink_target net.enabled net.ports net.forward net.action"
 COMMANDS="load unload status set stats check scan apply"
 
 # A copy of the tree (tracked and new files, as in the working tree), so
@@ -254,6 +254,8 @@ expect_eq "completion: 'utf8guardctl set policy -p'" -path-tricks \
 	"$(bash_complete utf8guardctl set policy -p)"
 expect_eq "completion: 'utf8guardctl set fs.enabled '" "$(words 0 1)" \
 	"$(bash_complete utf8guardctl set fs.enabled '')"
+expect_eq "completion: 'utf8guardctl set net.action '" "$(words drop reset)" \
+	"$(bash_complete utf8guardctl set net.action '')"
 fstypes=$(bash_complete utf8guardctl set fs.fstypes '' | LC_ALL=C sort)
 expect_eq "completion: 'utf8guardctl set fs.fstypes ' offers * first" '*' "$(head -n 1 <<<"$fstypes")"
 expect_match "completion: 'utf8guardctl set fs.fstypes ' offers proc" '^proc$' "$fstypes"
