@@ -37,6 +37,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/err.h>
 #include <linux/hash.h>
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
@@ -192,6 +193,25 @@ static bool needed(const struct flow *flow)
 	       holds_after(flow, READ_ONCE(tcp_sk(flow->sk)->rcv_nxt));
 }
 
+/* Under flows_lock: the carry @flow stores for @seq, and its next. */
+static void copy_state(const struct flow *flow, u32 seq,
+		       struct net_flow_state *state)
+{
+	unsigned int k;
+
+	state->carry_length = 0;
+	for (k = 0; k < FLOW_CARRIES; k++) {
+		if (!flow->carry[k].length || flow->carry[k].seq != seq)
+			continue;
+		memcpy(state->carry, flow->carry[k].bytes,
+		       flow->carry[k].length);
+		state->carry_length = flow->carry[k].length;
+		break;
+	}
+	state->has_next = flow->has_next;
+	state->next = flow->next;
+}
+
 /**
  * net_flow_lookup() - what the hook knows of a flow at a position
  * @key: the flow
@@ -207,7 +227,6 @@ void net_flow_lookup(const struct net_flow_key *key, const struct sock *sk,
 		     u32 seq, struct net_flow_state *state)
 {
 	struct flow *flow;
-	unsigned int k;
 
 	state->carry_length = 0;
 	state->has_next = false;
@@ -216,17 +235,7 @@ void net_flow_lookup(const struct net_flow_key *key, const struct sock *sk,
 	spin_lock_bh(&flows_lock);
 	flow = lookup(key, flow_hash(key));
 	if (flow && flow->sk == sk) {
-		for (k = 0; k < FLOW_CARRIES; k++) {
-			if (!flow->carry[k].length ||
-			    flow->carry[k].seq != seq)
-				continue;
-			memcpy(state->carry, flow->carry[k].bytes,
-			       flow->carry[k].length);
-			state->carry_length = flow->carry[k].length;
-			break;
-		}
-		state->has_next = flow->has_next;
-		state->next = flow->next;
+		copy_state(flow, seq, state);
 		touch(flow);
 	}
 	spin_unlock_bh(&flows_lock);
@@ -317,31 +326,40 @@ static bool reclaim_one(struct list_head *dead)
 }
 
 /*
- * Under flows_lock: @key's entry for @sk, made from *@fresh if there is
- * none (an earlier connection's goes to @dead).  NULL with *@ret: -EAGAIN
- * when *@fresh must be allocated first (outside the lock), -EBUSY when
- * the table is full of entries still needed.
+ * Take flows_lock and find @key's entry for @sk, or with @create make one
+ * (allocated outside the lock, then looked up again); an earlier
+ * connection's goes to @dead.  Returns with the lock held: the entry, NULL
+ * (none, and not @create), or ERR_PTR(-EBUSY) when the table is full of
+ * entries still needed, or ERR_PTR(-ENOMEM).  *@fresh is the caller's to
+ * free when left over.
  */
-static struct flow *get_entry(const struct net_flow_key *key, u32 hash,
-			      struct sock *sk, struct flow **fresh,
-			      struct list_head *dead, int *ret)
+static struct flow *lock_entry(const struct net_flow_key *key, u32 hash,
+			       struct sock *sk, bool create,
+			       struct flow **fresh, struct list_head *dead)
 {
-	struct flow *flow = lookup(key, hash);
+	struct flow *flow;
 
-	if (flow && flow->sk != sk) {	/* an earlier connection's */
-		unlink_flow(flow, dead);
-		flow = NULL;
+	for (;;) {
+		spin_lock_bh(&flows_lock);
+		flow = lookup(key, hash);
+		if (flow && flow->sk != sk) {	/* an earlier connection's */
+			unlink_flow(flow, dead);
+			flow = NULL;
+		}
+		if (flow || !create)
+			return flow;
+		if (*fresh)
+			break;
+		spin_unlock_bh(&flows_lock);
+		free_dead(dead);
+		*fresh = kmem_cache_zalloc(flow_cache, FLOW_GFP);
+		if (!*fresh) {
+			spin_lock_bh(&flows_lock);
+			return ERR_PTR(-ENOMEM);
+		}
 	}
-	if (flow)
-		return flow;
-	if (!*fresh) {
-		*ret = -EAGAIN;
-		return NULL;
-	}
-	if (flows >= flows_max && !reclaim_one(dead)) {
-		*ret = -EBUSY;
-		return NULL;
-	}
+	if (flows >= flows_max && !reclaim_one(dead))
+		return ERR_PTR(-EBUSY);
 	flow = *fresh;
 	*fresh = NULL;
 	flow->key = *key;
@@ -381,23 +399,13 @@ int net_flow_claim(const struct net_flow_key *key, struct sock *sk, u32 seq,
 	u32 hash = flow_hash(key), from = rcv_nxt;
 	struct flow *flow, *fresh = NULL;
 	LIST_HEAD(dead);
-	unsigned int k;
 	int ret = 0;
 
-again:
-	spin_lock_bh(&flows_lock);
-	flow = get_entry(key, hash, sk, &fresh, &dead, &ret);
-	if (!flow && ret == -EAGAIN) {
-		spin_unlock_bh(&flows_lock);
-		free_dead(&dead);
-		fresh = kmem_cache_zalloc(flow_cache, FLOW_GFP);
-		if (!fresh)
-			return -ENOMEM;
-		ret = 0;
-		goto again;
-	}
-	if (!flow)
+	flow = lock_entry(key, hash, sk, true, &fresh, &dead);
+	if (IS_ERR(flow)) {
+		ret = PTR_ERR(flow);
 		goto out;
+	}
 	if (busy && flow->has_next && after(flow->next, rcv_nxt))
 		from = flow->next;
 	if (busy ? seq != from : after(seq, from)) {
@@ -412,17 +420,7 @@ again:
 	flow->claim_gp = get_state_synchronize_rcu();
 	flow->claimed = true;
 	state->from = from;
-	state->carry_length = 0;
-	for (k = 0; k < FLOW_CARRIES; k++) {
-		if (!flow->carry[k].length || flow->carry[k].seq != from)
-			continue;
-		memcpy(state->carry, flow->carry[k].bytes,
-		       flow->carry[k].length);
-		state->carry_length = flow->carry[k].length;
-		break;
-	}
-	state->has_next = flow->has_next;
-	state->next = flow->next;
+	copy_state(flow, from, state);
 	touch(flow);
 out:
 	spin_unlock_bh(&flows_lock);
@@ -491,23 +489,13 @@ int net_flow_store(const struct net_flow_key *key, struct sock *sk, u32 seq,
 		return -EINVAL;
 	if (!carry_length && !(flags & NET_FLOW_CREATE) && !READ_ONCE(flows))
 		return 0;
-again:
-	spin_lock_bh(&flows_lock);
-	flow = lookup(key, hash);
-	if (!flow && !carry_length && !(flags & NET_FLOW_CREATE))
+	flow = lock_entry(key, hash, sk,
+			  carry_length || (flags & NET_FLOW_CREATE), &fresh,
+			  &dead);
+	if (IS_ERR_OR_NULL(flow)) {
+		ret = PTR_ERR_OR_ZERO(flow);
 		goto out;
-	flow = get_entry(key, hash, sk, &fresh, &dead, &ret);
-	if (!flow && ret == -EAGAIN) {
-		spin_unlock_bh(&flows_lock);
-		free_dead(&dead);
-		fresh = kmem_cache_zalloc(flow_cache, FLOW_GFP);
-		if (!fresh)
-			return -ENOMEM;
-		ret = 0;
-		goto again;
 	}
-	if (!flow)
-		goto out;
 	if (!update(flow, seq, carry, carry_length, frontier, flags))
 		ret = -ENOSPC;
 	else if (flow->sk && !holds_after(flow, frontier) && !claim_live(flow))
