@@ -336,6 +336,7 @@ static bool reclaim_one(struct list_head *dead)
 static struct flow *lock_entry(const struct net_flow_key *key, u32 hash,
 			       struct sock *sk, bool create,
 			       struct flow **fresh, struct list_head *dead)
+	__acquires(&flows_lock)
 {
 	struct flow *flow;
 
