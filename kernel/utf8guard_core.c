@@ -645,6 +645,32 @@ void utf8guard_stream_end(struct utf8guard_stream *stream,
 UTF8GUARD_EXPORT(utf8guard_stream_end);
 
 /**
+ * utf8guard_stream_may_complete() - can what a stream holds still be valid
+ * @stream: state from utf8guard_stream_init()
+ *
+ * A stream holds the start of a sequence its bytes so far do not decide.
+ * Some are held only for the lenient reading a report gives (C0, F5,
+ * E0 80, ED A0) and no later bytes can make them well-formed.  A caller
+ * that must judge now what it has (bytes a reader gets before the rest
+ * arrives) ends a copy of the stream when this returns false.
+ *
+ * Context: any context.
+ * Return: true if nothing is held, or what is held is the start of a
+ * well-formed character; false if it is ill-formed whatever follows.
+ */
+bool utf8guard_stream_may_complete(const struct utf8guard_stream *stream)
+{
+	u64 state = DFA_ACCEPT;
+	unsigned int n;
+
+	for (n = 0; n < stream->carry_length; n++)
+		state = (dfa_row[stream->carry[n]] >> state) & DFA_MASK;
+	return !stream->carry_length ||
+	       (state != DFA_ERROR && state != DFA_ACCEPT);
+}
+UTF8GUARD_EXPORT(utf8guard_stream_may_complete);
+
+/**
  * utf8guard_valid_prefix() - length of the well-formed start of a buffer
  * @buf: bytes
  * @len: number of bytes at @buf

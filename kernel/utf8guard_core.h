@@ -139,6 +139,7 @@ void utf8guard_stream_feed(struct utf8guard_stream *stream, const u8 *buf,
 			   size_t len, utf8guard_error_fn fn, void *arg);
 void utf8guard_stream_end(struct utf8guard_stream *stream,
 			  utf8guard_error_fn fn, void *arg);
+bool utf8guard_stream_may_complete(const struct utf8guard_stream *stream);
 
 size_t utf8guard_valid_prefix(const u8 *buf, size_t len);
 unsigned int utf8guard_decode(const u8 *buf, size_t len, u32 *codepoint);

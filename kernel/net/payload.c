@@ -9,30 +9,6 @@
 #include "net_hook.h"
 
 /*
- * Whether some bytes can follow @carry to make one well-formed character:
- * the core leaves C0, F5, E0 80 or ED A0 undecided at the end of a chunk
- * (the bytes that follow say which error it is, and whether it is a path
- * trick), but none of them can start a well-formed character.  Tried with
- * the smallest second byte of each lead's range, then continuation bytes.
- */
-static bool carry_viable(const u8 *carry, u8 carry_length)
-{
-	static const u8 second[] = { 0x80, 0x90, 0xa0 };
-	u8 buf[UTF8GUARD_MAX_SHADOW_LENGTH];
-	unsigned int k, n;
-
-	for (k = 0; k < ARRAY_SIZE(second); k++) {
-		memcpy(buf, carry, carry_length);
-		for (n = carry_length; n < 4; n++) {
-			buf[n] = n == 1 ? second[k] : 0x80;
-			if (utf8guard_valid_prefix(buf, n + 1) == n + 1)
-				return true;
-		}
-	}
-	return false;
-}
-
-/*
  * A segment that ends in a carry no bytes can complete: TCP delivers it
  * now, so it is judged as if the text ended there.  If the policy refuses
  * nothing there, the carry is kept: the next bytes may make a path trick.
@@ -46,7 +22,7 @@ static void judge_dead_carry(struct net_payload *result, u32 classes)
 		.found = false,
 	};
 
-	if (carry_viable(end.carry, end.carry_length))
+	if (utf8guard_stream_may_complete(&end))
 		return;
 	utf8guard_stream_end(&end, utf8guard_stop_at_violation, &search);
 	result->found = search.found;

@@ -196,6 +196,26 @@ static bool check_invariants(const u8 *buf, size_t len,
 	return true;
 }
 
+static bool check_may_complete(const u8 *buf, size_t len, FILE *log)
+{
+	struct utf8guard_stream stream;
+	bool core, ref;
+
+	utf8guard_stream_init(&stream);
+	utf8guard_stream_feed(&stream, buf, len, NULL, NULL);
+	core = utf8guard_stream_may_complete(&stream);
+	ref = ref_char_start(stream.carry, stream.carry_length);
+	if (core == ref)
+		return true;
+	if (log) {
+		show_input(log, buf, len);
+		fprintf(log,
+			"  holds %u bytes: utf8guard_stream_may_complete() %d, ref_char_start() %d\n",
+			stream.carry_length, core, ref);
+	}
+	return false;
+}
+
 bool differential_check(const u8 *buf, size_t len, const size_t *cuts,
 			size_t cut_count, unsigned int checks,
 			struct differential_scratch *scratch, FILE *log)
@@ -205,6 +225,8 @@ bool differential_check(const u8 *buf, size_t len, const size_t *cuts,
 	bool ok = true;
 
 	if ((checks & CHECK_FIRST) && !check_first(buf, len, log))
+		ok = false;
+	if ((checks & CHECK_MAY_COMPLETE) && !check_may_complete(buf, len, log))
 		ok = false;
 	if (!(checks & (CHECK_ALL | CHECK_STREAM | CHECK_INVARIANTS)))
 		return ok;

@@ -22,6 +22,11 @@ enum differential_checks {
 	CHECK_STREAM = 1 << 2,
 	/* report_invariant_violation() on every report */
 	CHECK_INVARIANTS = 1 << 3,
+	/*
+	 * utf8guard_stream_may_complete() after all of it is fed (not
+	 * ended) vs ref_char_start() on the bytes the stream holds
+	 */
+	CHECK_MAY_COMPLETE = 1 << 4,
 };
 
 /* Room for the reports of inputs up to @capacity bytes. */

@@ -5,10 +5,12 @@
  * error).
  *
  * Strings of 1 to 3 bytes also get the full error list, the report
- * invariants, and the stream cut at every single offset and byte by byte.
+ * invariants, whether the bytes the stream holds at the end can still
+ * complete (utf8guard_stream_may_complete()), and the stream cut at every
+ * single offset and byte by byte.
  * 4-byte strings whose value (first byte most significant) is a multiple
  * of the stride (--stride, default 7, 1 for all) get the full error list,
- * the invariants and the stream cut once, at (value / stride) % 5: the
+ * the invariants, whether the held bytes can complete and the stream cut once, at (value / stride) % 5: the
  * stride is prime to 256, so the sample has every last byte, and the cut
  * goes round 0..4 from one sampled string to the next.
  *
@@ -125,7 +127,7 @@ static void check_short(struct job *job, struct counts *counts,
 			struct differential_scratch *scratch)
 {
 	const unsigned int checks = CHECK_FIRST | CHECK_ALL |
-				    CHECK_INVARIANTS;
+				    CHECK_INVARIANTS | CHECK_MAY_COMPLETE;
 	struct utf8guard_report report;
 
 	counts->checked++;
@@ -151,7 +153,7 @@ static void check_four(struct job *job, struct counts *counts, uint32_t value,
 		       struct differential_scratch *scratch)
 {
 	const unsigned int checks = CHECK_ALL | CHECK_INVARIANTS |
-				    CHECK_STREAM;
+				    CHECK_STREAM | CHECK_MAY_COMPLETE;
 	struct utf8guard_report core;
 	struct ref_report ref;
 	size_t cut = (value / job->stride) % 5;

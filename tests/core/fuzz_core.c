@@ -54,7 +54,8 @@ static void check_path(const uint8_t *data, size_t size, size_t *cuts,
 		       size_t max_cuts, struct differential_scratch *scratch)
 {
 	const unsigned int checks = CHECK_FIRST | CHECK_ALL |
-				    CHECK_INVARIANTS | CHECK_STREAM;
+				    CHECK_INVARIANTS | CHECK_STREAM |
+				    CHECK_MAY_COMPLETE;
 	size_t count;
 
 	count = cuts_from_input(data, size, cuts, max_cuts, 7);

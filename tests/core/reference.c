@@ -100,6 +100,17 @@ size_t ref_char_length(const uint8_t *buf, size_t len)
 	return 0;
 }
 
+bool ref_char_start(const uint8_t *buf, size_t len)
+{
+	const struct abnf_alternative *alt;
+
+	if (!len)
+		return true;
+	alt = alternative_for(buf[0]);
+	return alt && len < alt->length &&
+	       partial_match(alt, buf, len) == len;
+}
+
 /* Longest prefix of an alternative found at @buf, at least 1. */
 static size_t maximal_subpart(const uint8_t *buf, size_t len)
 {

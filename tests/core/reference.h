@@ -38,6 +38,12 @@ struct ref_report {
 size_t ref_char_length(const uint8_t *buf, size_t len);
 
 /*
+ * Whether @buf is empty or the first @len bytes of a longer UTF8-char: some
+ * bytes can still follow to make it well-formed.
+ */
+bool ref_char_start(const uint8_t *buf, size_t len);
+
+/*
  * Describe the ill-formed sequence at buf[0] (no UTF8-char matches there);
  * @len > 0 is what is left of the buffer.
  */
