@@ -156,6 +156,8 @@
 #define MAX_DATAGRAM 65535
 #define MAX_STREAM (64 << 20)
 #define MAX_CONNECTIONS 1000
+#define MAX_EXPIRE_CONNECTIONS 10000
+#define WAIT_FILE_POLL_MS 50
 #define MAX_SECONDS 86400
 #define FLOOD_SIZE 200
 #define FLOOD_BURST 64		/* datagrams between looks at the clock */
@@ -177,6 +179,7 @@ enum {
 	OPT_GSO = 1 << 10,
 	OPT_GRO = 1 << 11,
 	OPT_MPTCP = 1 << 12,
+	OPT_WAIT_FILE = 1 << 13,
 };
 
 #define OPT_COMMON (OPT_TIMEOUT | OPT_RECV_NS | OPT_SEND_NS)
@@ -198,6 +201,7 @@ static const struct option long_options[] = {
 	{ "gso", required_argument, NULL, OPT_GSO },
 	{ "gro", no_argument, NULL, OPT_GRO },
 	{ "mptcp", no_argument, NULL, OPT_MPTCP },
+	{ "wait-file", required_argument, NULL, OPT_WAIT_FILE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -211,6 +215,7 @@ static struct {
 	int pause_ms;
 	int then_wait_ms;
 	const char *signal_file;
+	const char *wait_file;
 	int burst_pause_us;
 	int gso_size;
 } opt = {
@@ -228,6 +233,11 @@ static const char usage_text[] =
 	"         MS: from the refused chunk's send to the receiver's error)\n"
 	"  net_op tcp-many ADDR PORT COUNT HEX1 HEX2\n"
 	"         ok-conns A stalled-conns B first-stalled F last-ok L\n"
+	"  net_op tcp-expire ADDR PORT COUNT HEX1 HEX2\n"
+	"         conns N reset R delivered D stalled S\n"
+	"         COUNT connections; HEX1 sent on all of them in one burst,\n"
+	"         then after --pause-before-last HEX2 on each: reset, or\n"
+	"         all of HEX1 HEX2 delivered, or neither\n"
 	"  net_op tcp-tfo ADDR PORT HEX1 HEX2  as tcp, then syn-data=1|0\n"
 	"         TCP Fast Open: HEX1 in the SYN (MSG_FASTOPEN), then HEX2;\n"
 	"         syn-data=1: the server took the SYN's data\n"
@@ -259,7 +269,9 @@ static const char usage_text[] =
 	"  --pause-before-last MS  tcp: sleep before the last chunk;\n"
 	"                          tcp-many: before HEX2\n"
 	"  --then-wait MS          tcp: after a stall, wait MS more for it\n"
-	"  --signal-file PATH      tcp: create PATH when a chunk stalls\n"
+	"  --signal-file PATH      tcp: create PATH when a chunk stalls;\n"
+	"                          tcp-expire: once all are connected\n"
+	"  --wait-file PATH        tcp-expire: wait for PATH before HEX1\n"
 	"  --burst-pause US        udp-flood: sleep US after every 64 datagrams\n"
 	"  --gso N                 udp: one UDP_SEGMENT send of N-byte datagrams\n"
 	"  --gro                   udp --gso: the receiver sets UDP_GRO\n"
@@ -1218,6 +1230,86 @@ static int cmd_tcp_many(char **arg)
 					      now_ms() + opt.timeout_ms));
 	printf("ok-conns %d stalled-conns %d first-stalled %ld last-ok %ld\n",
 	       t.ok, t.stalled, t.first_stalled, t.last_ok);
+	for (k = 0; k < count; k++)
+		close_pair(&pair[k]);
+	close(listener);
+	return 0;
+}
+
+/* --- tcp-expire: many flows idle at once ---------------------------------- */
+
+static void wait_for_file(const char *path)
+{
+	while (access(path, F_OK) < 0) {
+		if (errno != ENOENT)
+			fail_on("access", path);
+		sleep_ms(WAIT_FILE_POLL_MS);
+	}
+}
+
+/*
+ * COUNT connections, HEX1 handed to each in one quick burst (so that their
+ * flows go idle together), checked as arrived, then after the pause HEX2
+ * on each: its outcome.
+ */
+static int cmd_tcp_expire(char **arg)
+{
+	int reset = 0, delivered = 0, stalled = 0;
+	struct bytes first, second, both;
+	long long burst_start;
+	struct tcp_pair *pair;
+	enum outcome state;
+	struct endpoint ep;
+	struct stream *s;
+	int listener;
+	long count, k;
+
+	parse_endpoint(arg[0], arg[1], &ep);
+	count = parse_number(arg[2], 1, MAX_EXPIRE_CONNECTIONS, "COUNT");
+	parse_hex(arg[3], &first);
+	parse_hex(arg[4], &second);
+	concatenate(&both, &first, &second);
+	raise_file_limit(2 * count + 16);
+	pair = allocate(count * sizeof(*pair));
+	s = allocate(count * sizeof(*s));
+	enter_recv_ns();
+	listener = tcp_listener(&ep, count);
+	enter_send_ns();
+	for (k = 0; k < count; k++) {
+		pair[k].tx = tcp_connect(&ep, SOCKET_BUFFER);
+		pair[k].rx = tcp_accept(listener);
+		stream_init(&s[k], &both);
+	}
+	if (opt.signal_file)
+		create_signal_file(opt.signal_file);
+	if (opt.wait_file)
+		wait_for_file(opt.wait_file);
+	burst_start = now_ms();
+	for (k = 0; k < count; k++)
+		send_some(pair[k].tx, &s[k], first.len);
+	fprintf(stderr, "net_op: HEX1 sent on %ld connections in %lld ms\n",
+		count, now_ms() - burst_start);
+	for (k = 0; k < count; k++)
+		if (transfer(&pair[k], &s[k], first.len,
+			     now_ms() + opt.timeout_ms) != ARRIVED) {
+			printf("error: connection %ld: HEX1 did not arrive\n",
+			       k);
+			return 1;
+		}
+	if (opt.pause_ms)
+		sleep_ms(opt.pause_ms);
+	for (k = 0; k < count; k++) {
+		state = transfer(&pair[k], &s[k], both.len,
+				 now_ms() + opt.timeout_ms);
+		if (state == RESET)
+			reset++;
+		else if (state == ARRIVED)
+			delivered++;
+		else
+			stalled++;
+	}
+	printf("conns %ld reset %d delivered %d stalled %d\n", count, reset,
+	       delivered, stalled);
 	for (k = 0; k < count; k++)
 		close_pair(&pair[k]);
 	close(listener);
@@ -2210,6 +2302,8 @@ static const struct command {
 	{ "tcp-inject", cmd_tcp_inject, 3, OPT_TIMEOUT, 0 },
 	{ "tcp-stray-flood", cmd_tcp_stray_flood, 4, OPT_COMMON, 0 },
 	{ "tcp-race", cmd_tcp_race, 5, 0, 0 },
+	{ "tcp-expire", cmd_tcp_expire, 5,
+	  OPT_COMMON | OPT_PAUSE | OPT_SIGNAL_FILE | OPT_WAIT_FILE, 0 },
 	{ "tcp-tfo", cmd_tcp_tfo, 4, OPT_COMMON, 0 },
 	{ "udp-flood", cmd_udp_flood, 3, OPT_COMMON | OPT_BURST_PAUSE, 0 },
 	{ "udp-bench", cmd_udp_bench, 4, OPT_COMMON, 0 },
@@ -2257,6 +2351,9 @@ static void parse_option(int c, const char *value)
 		break;
 	case OPT_SIGNAL_FILE:
 		opt.signal_file = value;
+		break;
+	case OPT_WAIT_FILE:
+		opt.wait_file = value;
 		break;
 	case OPT_BURST_PAUSE:
 		opt.burst_pause_us = parse_number(value, 0, 1000000,
