@@ -15,6 +15,8 @@
  *  - An entry of a local flow belongs to one full socket, whose reference
  *    it holds: state is read and written only for that socket, so a new
  *    connection on the same addresses and ports never sees the old one's.
+ *    (The claim of handshake data is held in an entry of the request
+ *    socket or listener; a live claim passes to the new socket's entry.)
  *  - It is removed when it is no longer needed: when nothing in it is at
  *    or after the socket's rcv_nxt (a character boundary there, nothing in
  *    the backlog), or the socket no longer takes data.
@@ -187,10 +189,11 @@ static bool needed(const struct flow *flow)
 {
 	if (!flow->sk)
 		return false;
+	if (claim_live(flow))
+		return true;
 	if (!takes_data(flow->sk))
 		return false;
-	return claim_live(flow) ||
-	       holds_after(flow, READ_ONCE(tcp_sk(flow->sk)->rcv_nxt));
+	return holds_after(flow, READ_ONCE(tcp_sk(flow->sk)->rcv_nxt));
 }
 
 /* Under flows_lock: the carry @flow stores for @seq, and its next. */
@@ -325,30 +328,54 @@ static bool reclaim_one(struct list_head *dead)
 	return false;
 }
 
+/* lock_entry() flags */
+#define ENTRY_CREATE	BIT(0)	/* make one if there is none */
+#define ENTRY_OPENS	BIT(1)	/* for data that may open the connection */
+
 /*
- * Take flows_lock and find @key's entry for @sk, or with @create make one
- * (allocated outside the lock, then looked up again); an earlier
- * connection's goes to @dead.  Returns with the lock held: the entry, NULL
- * (none, and not @create), or ERR_PTR(-EBUSY) when the table is full of
- * entries still needed, or ERR_PTR(-ENOMEM).  *@fresh is the caller's to
- * free when left over.
+ * Under flows_lock: whether data that may open a connection is refused
+ * for @flow's state: another segment's claim is live, or another socket
+ * of the flow takes data (TCP gives the data to it).
+ */
+static bool opening_refused(const struct flow *flow, const struct sock *sk)
+{
+	return claim_live(flow) ||
+	       (flow->sk && flow->sk != sk && takes_data(flow->sk));
+}
+
+/*
+ * Take flows_lock and find @key's entry for @sk, or with ENTRY_CREATE make
+ * one (allocated outside the lock, then looked up again).  Another
+ * socket's entry (an earlier connection's, or the request socket's or
+ * listener's that handshake data was claimed for) goes to @dead, but a
+ * live claim in it stays: the segment checked then may still be on its
+ * way to TCP, which can hand it to @sk (a request's child).  Without
+ * ENTRY_CREATE an entry with a live claim is left in place; with it, the
+ * new entry takes its place and its claim, in one hold of the lock.
+ * Returns with the lock held: the entry; NULL (none, and no ENTRY_CREATE);
+ * ERR_PTR(-EINPROGRESS) with ENTRY_OPENS when opening_refused();
+ * ERR_PTR(-EBUSY) when the table is full of entries still needed;
+ * ERR_PTR(-ENOMEM).  *@fresh is the caller's to free when left over.
  */
 static struct flow *lock_entry(const struct net_flow_key *key, u32 hash,
-			       struct sock *sk, bool create,
+			       struct sock *sk, unsigned int flags,
 			       struct flow **fresh, struct list_head *dead)
 	__acquires(&flows_lock)
 {
-	struct flow *flow;
+	struct flow *flow, *other;
 
 	for (;;) {
 		spin_lock_bh(&flows_lock);
 		flow = lookup(key, hash);
-		if (flow && flow->sk != sk) {	/* an earlier connection's */
-			unlink_flow(flow, dead);
-			flow = NULL;
-		}
-		if (flow || !create)
+		if (flow && (flags & ENTRY_OPENS) && opening_refused(flow, sk))
+			return ERR_PTR(-EINPROGRESS);
+		if (flow && flow->sk == sk)
 			return flow;
+		if (!(flags & ENTRY_CREATE)) {
+			if (flow && !claim_live(flow))
+				unlink_flow(flow, dead);
+			return NULL;
+		}
 		if (*fresh)
 			break;
 		spin_unlock_bh(&flows_lock);
@@ -359,7 +386,8 @@ static struct flow *lock_entry(const struct net_flow_key *key, u32 hash,
 			return ERR_PTR(-ENOMEM);
 		}
 	}
-	if (flows >= flows_max && !reclaim_one(dead))
+	other = flow;
+	if (!other && flows >= flows_max && !reclaim_one(dead))
 		return ERR_PTR(-EBUSY);
 	flow = *fresh;
 	*fresh = NULL;
@@ -367,6 +395,14 @@ static struct flow *lock_entry(const struct net_flow_key *key, u32 hash,
 	flow->sk = sk;
 	if (sk)
 		sock_hold(sk);
+	if (other) {
+		if (claim_live(other)) {
+			flow->claimed = true;
+			flow->claim = other->claim;
+			flow->claim_gp = other->claim_gp;
+		}
+		unlink_flow(other, dead);
+	}
 	hlist_add_head(&flow->node, &table[hash]);
 	list_add_tail(&flow->lru, &lru);
 	WRITE_ONCE(flows, flows + 1);
@@ -402,7 +438,7 @@ int net_flow_claim(const struct net_flow_key *key, struct sock *sk, u32 seq,
 	LIST_HEAD(dead);
 	int ret = 0;
 
-	flow = lock_entry(key, hash, sk, true, &fresh, &dead);
+	flow = lock_entry(key, hash, sk, ENTRY_CREATE, &fresh, &dead);
 	if (IS_ERR(flow)) {
 		ret = PTR_ERR(flow);
 		goto out;
@@ -422,6 +458,53 @@ int net_flow_claim(const struct net_flow_key *key, struct sock *sk, u32 seq,
 	flow->claimed = true;
 	state->from = from;
 	copy_state(flow, from, state);
+	touch(flow);
+out:
+	spin_unlock_bh(&flows_lock);
+	free_dead(&dead);
+	if (fresh)
+		kmem_cache_free(flow_cache, fresh);
+	return ret;
+}
+
+/**
+ * net_flow_claim_start() - start checking data that may open a connection
+ * @key: the flow
+ * @sk: the request socket or listener the data is for (the entry takes a
+ *	reference)
+ * @seq: where the data starts
+ *
+ * Data on the ACK that completes a handshake is checked as the start of a
+ * text before TCP has made the connection's socket.  Two such segments
+ * checked at once (on two CPUs, or in one batch of received packets whose
+ * socket was looked up before either reached TCP) would both pass, and
+ * TCP would deliver the second one's tail after the first one's bytes, in
+ * the socket the first one made.  So it claims the flow from @seq, and the
+ * claim passes to the new socket's entry (lock_entry()).
+ *
+ * Context: any context (GFP_ATOMIC).
+ * Return: 0; -EINPROGRESS when another segment of the flow may not have
+ * reached TCP yet (a live claim), or the flow already has a socket that
+ * takes data (TCP will give the data to it, so it must be checked there);
+ * -EBUSY when the table is full of entries still needed; -ENOMEM.
+ */
+int net_flow_claim_start(const struct net_flow_key *key, struct sock *sk,
+			 u32 seq)
+{
+	u32 hash = flow_hash(key);
+	struct flow *flow, *fresh = NULL;
+	LIST_HEAD(dead);
+	int ret = 0;
+
+	flow = lock_entry(key, hash, sk, ENTRY_CREATE | ENTRY_OPENS, &fresh,
+			  &dead);
+	if (IS_ERR(flow)) {
+		ret = PTR_ERR(flow);
+		goto out;
+	}
+	flow->claim = seq;
+	flow->claim_gp = get_state_synchronize_rcu();
+	flow->claimed = true;
 	touch(flow);
 out:
 	spin_unlock_bh(&flows_lock);
@@ -491,8 +574,8 @@ int net_flow_store(const struct net_flow_key *key, struct sock *sk, u32 seq,
 	if (!carry_length && !(flags & NET_FLOW_CREATE) && !READ_ONCE(flows))
 		return 0;
 	flow = lock_entry(key, hash, sk,
-			  carry_length || (flags & NET_FLOW_CREATE), &fresh,
-			  &dead);
+			  carry_length || (flags & NET_FLOW_CREATE) ?
+			  ENTRY_CREATE : 0, &fresh, &dead);
 	if (IS_ERR_OR_NULL(flow)) {
 		ret = PTR_ERR_OR_ZERO(flow);
 		goto out;
@@ -552,7 +635,8 @@ static bool expire(struct flow *flow)
 {
 	bool enforce = utf8guard_policy_get().mode == UTF8GUARD_MODE_ENFORCE;
 
-	if (flow->sk && enforce && !net_reset_socket(flow->sk))
+	if (flow->sk && enforce && takes_data(flow->sk) &&
+	    !net_reset_socket(flow->sk))
 		return false;
 	net_count(NET_EXPIRED);
 	if (flow->sk)

@@ -40,7 +40,10 @@
  * that completes a handshake (a request socket, or a listener's SYN
  * cookie: it must start at the request's rcv_nxt), and segments to no
  * socket or one that takes no data.  None of them stores anything, so
- * stray segments cannot fill the table.  Forwarded segments have no
+ * stray segments cannot fill the table; but handshake data claims the
+ * flow from its start (net_flow_claim_start()): two ACKs with data that
+ * complete one handshake at once would both be checked from there, and
+ * TCP hands the second to the socket the first one made.  Forwarded segments have no
  * socket to ask: they are checked after the carry stored for their
  * sequence number, in entries the table may evict (counted).
  *
@@ -70,6 +73,7 @@ struct tcp_view {
 	bool put;		/* a reference to drop on @found */
 	bool forwarded;		/* not for a local socket */
 	bool handshake;		/* a request socket: rcv_nxt is its */
+	bool opens;		/* a request socket or a listener */
 	bool busy;		/* a task owns the socket: backlog */
 	bool mptcp;		/* an MPTCP subflow */
 	bool ack_ok;		/* TCP would take the segment's ACK */
@@ -143,6 +147,10 @@ static void get_view(struct sk_buff *skb, const struct net_packet *pkt,
 	case TCP_NEW_SYN_RECV:	/* data on the ACK that ends a handshake */
 		view->rcv_nxt = tcp_rsk(inet_reqsk(sk))->rcv_nxt;
 		view->handshake = true;
+		view->opens = true;
+		break;
+	case TCP_LISTEN:	/* a SYN cookie, or its request just went */
+		view->opens = true;
 		break;
 	case TCP_SYN_RECV:	/* Fast Open */
 	case TCP_ESTABLISHED:
@@ -197,20 +205,16 @@ static unsigned int refuse_store(const struct utf8guard_policy *policy,
 	return net_refuse(policy, NET_FULL);
 }
 
-/*
- * The start of a text, storing nothing: a SYN, handshake data, no socket
- * that takes data.  It must end on a character boundary.
- */
-static unsigned int check_start(struct sk_buff *skb, struct net_packet *pkt,
-				const struct nf_hook_state *state,
-				const struct utf8guard_policy *policy,
-				const struct tcp_view *view)
+/* The start of a text: it must end on a character boundary. */
+static unsigned int check_from_boundary(struct sk_buff *skb,
+					struct net_packet *pkt,
+					const struct nf_hook_state *state,
+					const struct utf8guard_policy *policy,
+					const struct tcp_view *view)
 {
 	struct net_payload result;
 	unsigned int verdict;
 
-	if (view->handshake && pkt->seq != view->rcv_nxt)
-		return net_refuse(policy, NET_REORDERED);
 	verdict = net_check_payload(skb, pkt, policy, NULL, 0, pkt->fin,
 				    &result);
 	if (result.found && verdict == NF_DROP)
@@ -221,6 +225,35 @@ static unsigned int check_start(struct sk_buff *skb, struct net_packet *pkt,
 	if (result.stream.carry_length)
 		return net_refuse(policy, NET_NOSTATE);
 	return NF_ACCEPT;
+}
+
+/*
+ * The start of a text, storing nothing: a SYN, handshake data, no socket
+ * that takes data.  Data that may open a connection (for a request socket
+ * or a listener; not a SYN's, which TCP queues under the new socket's
+ * lock) claims the flow from its start: see net_flow_claim_start().
+ */
+static unsigned int check_start(struct sk_buff *skb, struct net_packet *pkt,
+				const struct nf_hook_state *state,
+				const struct utf8guard_policy *policy,
+				const struct tcp_view *view)
+{
+	unsigned int verdict;
+	int error;
+
+	if (view->handshake && pkt->seq != view->rcv_nxt)
+		return net_refuse(policy, NET_REORDERED);
+	if (!view->opens || pkt->syn)
+		return check_from_boundary(skb, pkt, state, policy, view);
+	error = net_flow_claim_start(&pkt->key, view->found, pkt->seq);
+	if (error == -EINPROGRESS)
+		return net_refuse(policy, NET_REORDERED);
+	if (error)
+		return refuse_store(policy, error);
+	verdict = check_from_boundary(skb, pkt, state, policy, view);
+	if (verdict == NF_DROP)
+		net_flow_unclaim(&pkt->key, view->found, pkt->seq);
+	return verdict;
 }
 
 /* Forwarded: no socket to ask; checked after the carry for its start. */
