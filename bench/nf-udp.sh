@@ -54,9 +54,7 @@ done
 mkdir -p "$out"
 "$top/scripts/install-deps.sh"
 echo "bench-nf: building net_op (static) and the modules for the stock kernel..."
-gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
-	-I "$top/userspace" -o "$out/net_op" "$top/tests/net/net_op.c" \
-	"$top/tests/net/tcp_inject.c" "$top/userspace/hex.c"
+"$top/tests/net/build-net-tools.sh" "$out"
 tree=$("$vm/stock-kernel.sh" --build)
 image=$("$vm/stock-kernel.sh" --image)
 "$top/tests/harness/build-modules.sh" "$tree" "$out/modules"

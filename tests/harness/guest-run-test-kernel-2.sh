@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # /utf8guard/run.sh of VM 2 on the TEST kernel (KASAN, lockdep, kmemleak),
 # which runs beside VM 1 (guest-run-test-kernel.sh): the netfilter hook
-# suite, the TCP fuzzer's round, then the fs hook's full 16 x 10000 stress on ext4 (about 900 s
+# suite, its races, the TCP fuzzer's round, then the fs hook's full 16 x 10000 stress on ext4 (about 900 s
 # at about 200 mode flips per s; fs_hook_test.sh --stress-only).
 # Single-threaded TCG runs each VM on one host core, so two VMs side by
 # side take the time of the longer one.
@@ -17,6 +17,10 @@ status=0
 NF_CYCLES=5 NF_TIMEOUT_MS=4000 NF_FLOOD_PAUSE_US=50000 NF_STRAY_FLOOD=20000 \
 	sh /utf8guard/tools/nf_hook_test.sh $mods /utf8guard/tools || status=1
 timed nf
+# The races, 100 tries a case: single-threaded TCG seldom races them, but
+# KASAN and lockdep see their paths.
+NF_RACE_COUNT=100 sh /utf8guard/tools/nf_race_test.sh $mods /utf8guard/tools || status=1
+timed nf-race
 # The TCP fuzzer's round, smaller: 60 sequences a family, 20 under pressure.
 NF_FUZZ_COUNT=60 sh /utf8guard/tools/tcp_fuzz_test.sh $mods /utf8guard/tools || status=1
 timed tcp-fuzz

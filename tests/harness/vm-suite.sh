@@ -15,7 +15,9 @@
 #          soaks run at full length here.
 #   stock NAME
 #          a Debian kernel with modules built against its headers: the fs
-#          hook, nf hook and integration suites (guest-run-stock-kernel.sh).
+#          hook, nf hook and integration suites (guest-run-stock-kernel.sh),
+#          then the nf hook's races in a second VM under multi-threaded TCG
+#          (guest-run-race.sh).
 #          NAME is a row of tests/vm/kernels.conf (the kernel matrix:
 #          6.1, 6.12, 6.12-rt); without it, the kernel linux-image-amd64
 #          depends on.  The soaks run shortened (see STOCK_SOAK below)
@@ -105,8 +107,7 @@ prepare() {
 	"${guest_cc[@]}" -o "$out/guest_write" "$top/tests/module/guest_write.c"
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_op" "$top/tests/fs/fs_op.c" "$top/userspace/hex.c"
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_stress" "$top/tests/fs/fs_stress.c"
-	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/net_op" "$top/tests/net/net_op.c" "$top/tests/net/tcp_inject.c" "$top/userspace/hex.c"
-	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/tcp_fuzz" "$top/tests/net/tcp_fuzz.c" "$top/tests/net/tcp_inject.c"
+	"$top/tests/net/build-net-tools.sh" "$out"
 
 	# The filesystems of the fs hook suite: an empty ext4 image
 	# (loop-mounted in the guest), a fresh host directory shared over 9p,
@@ -160,6 +161,7 @@ prepare() {
 		--file "$top/tests/module/cli_admin_test.sh:/utf8guard/tools/"
 		--file "$top/tests/fs/fs_hook_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/nf_hook_test.sh:/utf8guard/tools/"
+		--file "$top/tests/net/nf_race_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/tcp_fuzz_test.sh:/utf8guard/tools/"
 		--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard-net:/utf8guard/tools/"
 		--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard:/utf8guard/tools/"
@@ -168,6 +170,8 @@ prepare() {
 	if [ "$kind" = stock ]; then
 		"$vm/make-initramfs.sh" "$out/initrd-1.cpio.gz" \
 			--run "$here/guest-run-stock-kernel.sh" "${files[@]}" "${tree_args[@]}"
+		"$vm/make-initramfs.sh" "$out/initrd-race.cpio.gz" \
+			--run "$here/guest-run-race.sh" "${files[@]}" "${tree_args[@]}"
 	else
 		"$vm/make-initramfs.sh" "$out/initrd-1.cpio.gz" \
 			--run "$here/guest-run-test-kernel.sh" "${files[@]}"
@@ -202,6 +206,15 @@ vm_args() {
 status=0
 vm_args "$vmn"
 "$vm/run-vm.sh" "${rv_args[@]}" || status=1
+logs=("$out/console-$vmn.log")
+# The stock kernel's races, in a VM of their own under multi-threaded TCG
+# (tests/net/nf_race_test.sh says why; about 15 s).
+if [ "$kind" = stock ]; then
+	"$vm/run-vm.sh" --kernel "$image" --initrd "$out/initrd-race.cpio.gz" \
+		--log "$out/console-race.log" --timeout 600 --mem 1024 \
+		--mttcg yes || status=1
+	logs+=("$out/console-race.log")
+fi
 
 # The matrix must test the kernel it names: its release, and PREEMPT_RT
 # when its configuration says so.
@@ -218,7 +231,7 @@ if [ "$kind" = stock ]; then
 	fi
 fi
 matrix_vm=$([ $status -eq 0 ] && echo PASS || echo FAIL)
-matrix_suites=$(tr -d '\r' <"$out/console-$vmn.log" | awk '
+matrix_suites=$(cat "${logs[@]}" | tr -d '\r' | awk '
 	/^[0-9]+ passed, [0-9]+ failed/ { last = $1 "/" $3 }
 	/^utf8guard-suite: [^ ]+ exit [0-9]+$/ {
 		printf " %s=%s/%s", $2, (last == "" ? "-/-" : last), $4
@@ -226,7 +239,7 @@ matrix_suites=$(tr -d '\r' <"$out/console-$vmn.log" | awk '
 	}')
 
 # One "N passed, N failed" line per guest suite; sum them.
-counts=$(grep -aEo '^[0-9]+ passed, [0-9]+ failed' "$out/console-$vmn.log" |
+counts=$(cat "${logs[@]}" | grep -aEo '^[0-9]+ passed, [0-9]+ failed' |
 	awk '{ p += $1; f += $3; n++ } END { if (n) printf "%d passed, %d failed (%d suites)", p, f, n }')
 counts=${counts:-no result line}
 label=$kind${name:+-$name}

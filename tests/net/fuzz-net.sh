@@ -57,8 +57,7 @@ echo "fuzz-net: seed $seed (FUZZ_SEED=$seed replays it)"
 tree=$("${stock_kernel[@]}" --build)
 image=$("${stock_kernel[@]}" --image)
 mods=$("$top/tests/harness/build-modules.sh" "$tree" | tail -n 1)
-gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
-	-o "$out/tcp_fuzz" "$top/tests/net/tcp_fuzz.c" "$top/tests/net/tcp_inject.c"
+"$top/tests/net/build-net-tools.sh" "$out"
 "$vm/stock-modules.sh" "$("${stock_kernel[@]}" --version)" "$out/stock-modules" \
 	nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6 \
 	nf_reject_ipv4 nf_reject_ipv6

@@ -75,6 +75,19 @@
  *	the bytes received, K the maximal ill-formed UTF-8 subparts in
  *	them (41 then C3 A9 racing can deliver 41 A9).  "race skipped: 1
  *	CPU" on one CPU.
+ *   tcp-open-race ADDR PORT COUNT HEXA HEXB
+ *	COUNT connections made by hand (an injected SYN, the SYN-ACK read on
+ *	a raw socket, the client's port held by a socket in TCP repair
+ *	mode), each completed by two ACKs at once carrying HEXA and HEXB,
+ *	from two CPUs as in tcp-race; a server accepts and reads each.
+ *	"open-race N attempts, delivered D, ill-formed K": connections
+ *	accepted, those that delivered bytes, those whose bytes are not
+ *	well-formed UTF-8 (41 then F0 9F 98 80 can deliver 41 9F 98 80).
+ *   tcp-expire ADDR PORT COUNT HEX1 HEX2
+ *	COUNT connections; HEX1 sent on all of them in one burst (once
+ *	--wait-file's PATH exists; --signal-file's is created when all are
+ *	connected), then after --pause-before-last MS, HEX2 on each: "conns
+ *	N reset R delivered D stalled S".
  *   udp-flood ADDR PORT SECONDS
  *	Valid 200-byte datagrams as fast as possible (or with a pause after
  *	every 64, --burst-pause): "sent N".
@@ -108,11 +121,8 @@
  * 1 on a system error ("error" on stdout, the cause on stderr); 2 on a
  * usage error.
  *
- * Build with tcp_inject.c and userspace/hex.c (as tests/harness/vm-suite.sh
- * does):
- *   gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE
- *       -I userspace -o net_op <this file> tests/net/tcp_inject.c
- *       userspace/hex.c
+ * Built by tests/net/build-net-tools.sh, with tcp_inject.c, userspace/hex.c
+ * and the validator core, which judges what arrives.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -146,6 +156,7 @@
 
 #include "hex.h"
 #include "tcp_inject.h"
+#include "utf8guard_core.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -255,6 +266,11 @@ static const char usage_text[] =
 	"         (race skipped: 1 CPU)\n"
 	"         COUNT times HEXA and HEXB injected from two CPUs at once, at\n"
 	"         one sequence number; K: ill-formed UTF-8 spots received\n"
+	"  net_op tcp-open-race ADDR PORT COUNT HEXA HEXB\n"
+	"         open-race N attempts, delivered D, ill-formed K\n"
+	"         (race skipped: 1 CPU)\n"
+	"         COUNT handshakes, each completed by HEXA and HEXB at once\n"
+	"         from two CPUs; K: connections that read ill-formed UTF-8\n"
 	"  net_op udp-flood ADDR PORT SECONDS  sent N\n"
 	"  net_op udp-bench ADDR PORT SIZE SECONDS\n"
 	"         received N bytes B seconds S\n"
@@ -2151,59 +2167,6 @@ static bool race_receive(int fd, struct bytes *r, size_t *room)
 }
 
 /*
- * The length of the well-formed UTF-8 sequence at @s (@len bytes left),
- * or, when there is none, of the maximal ill-formed subpart there (1 to
- * 3 bytes): the longest start of a well-formed sequence, at least one
- * byte (Unicode 15, 3.9 "U+FFFD Substitution of Maximal Subparts").
- * *@ok tells which.  Table 3-7: the second byte's range depends on the
- * first (no overlongs, surrogates or code points past U+10FFFF), the
- * others are 80..BF.
- */
-static size_t utf8_step(const unsigned char *s, size_t len, bool *ok)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t need, k;
-
-	*ok = true;
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		need = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		need = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		need = 4;
-	else
-		need = 0;	/* 80..C1, F5..FF: never in UTF-8 */
-	if (s[0] == 0xe0)
-		lo = 0xa0;
-	else if (s[0] == 0xed)
-		hi = 0x9f;
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;
-	for (k = 1; k < need; k++, lo = 0x80, hi = 0xbf)
-		if (k == len || s[k] < lo || s[k] > hi)
-			break;
-	*ok = need && k == need;
-	return k;
-}
-
-/* The maximal ill-formed subparts of @s: 0 when it is well-formed UTF-8. */
-static size_t count_ill_formed(const unsigned char *s, size_t len)
-{
-	size_t k = 0, bad = 0;
-	bool ok;
-
-	while (k < len) {
-		k += utf8_step(s + k, len - k, &ok);
-		bad += !ok;
-	}
-	return bad;
-}
-
-/*
  * tcp-race ADDR PORT COUNT HEXA HEXB: a connection whose sender only
  * injects; COUNT times A from one CPU and B from another, both at the
  * bytes received so far, B a random spin of up to RACE_SPREAD loops
@@ -2271,8 +2234,9 @@ static int cmd_tcp_race(char **arg)
 	}
 	atomic_store_explicit(&race.quit, true, memory_order_relaxed);
 	pthread_join(sender, NULL);
-	printf("race %lu attempts, bytes %zu, ill-formed %zu\n", delivered,
-	       got.len, count_ill_formed(got.data, got.len));
+	printf("race %lu attempts, bytes %zu, ill-formed %llu\n", delivered,
+	       got.len, (unsigned long long)utf8guard_scan(got.data, got.len,
+							  NULL, NULL));
 	/* As tcp-inject: the sender's own RST would not be at rcv_nxt. */
 	if (open) {
 		read_sequences(in.pair.rx, &in.rcv_nxt, &in.snd_nxt);
@@ -2281,6 +2245,190 @@ static int cmd_tcp_race(char **arg)
 	}
 	tcp_injector_close(&race.injector);
 	injection_close(&in);
+	free(got.data);
+	return 0;
+}
+
+/* --- tcp-open-race: two data segments that complete one handshake ------- */
+
+#define OPEN_RACE_MAX_COUNT 20000
+#define OPEN_RACE_PORT_BASE 20000	/* client ports: from here, cycling */
+#define OPEN_RACE_PORTS 30000
+#define SYN_ACK_WAIT_MS 1000
+
+/*
+ * A socket that holds the client's address and port, "connected" to @to in
+ * TCP repair mode (no SYN sent): its kernel then does not answer the
+ * server's SYN-ACK with a reset, and the handshake is ours to complete.
+ */
+static int repair_socket(const union tcp_inject_addr *from,
+			 const struct endpoint *to, uint32_t snd_nxt)
+{
+	int fd = new_stream_socket(to->family, 0), queue = TCP_SEND_QUEUE;
+
+	set_option(fd, SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
+	set_option(fd, IPPROTO_TCP, TCP_REPAIR, 1, "TCP_REPAIR");
+	if (bind(fd, &from->sa, to->len) < 0)
+		fail("bind (repair)");
+	if (setsockopt(fd, IPPROTO_TCP, TCP_REPAIR_QUEUE, &queue,
+		       sizeof(queue)) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_QUEUE_SEQ, &snd_nxt,
+		       sizeof(snd_nxt)) < 0)
+		fail("TCP_QUEUE_SEQ");
+	if (connect(fd, sockaddr_of(to), to->len) < 0)
+		fail("connect (repair)");
+	return fd;
+}
+
+/* A SYN from @in->from to @in->to, no options: ISN @isn. */
+static void inject_syn(struct injection *in, uint32_t isn)
+{
+	struct tcp_segment seg = {
+		.from = in->from,
+		.to = in->to,
+		.seq = isn,
+		.flags = TH_SYN,
+		.window = 65535,
+	};
+
+	if (tcp_inject(&in->injector, &seg) < 0)
+		fail("sendmsg (raw SYN)");
+}
+
+/*
+ * The sequence number of the SYN-ACK from @server to @client port, read on
+ * raw TCP socket @raw (IPv4 gives the IP header too, IPv6 does not).
+ */
+static bool read_syn_ack(int raw, int family, in_port_t server,
+			 in_port_t client, uint32_t *seq)
+{
+	long long deadline = now_ms() + SYN_ACK_WAIT_MS;
+	unsigned char buf[2048];
+	const struct tcphdr *th;
+	size_t off;
+	ssize_t n;
+
+	while (wait_for(raw, POLLIN, deadline)) {
+		n = recv(raw, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n < 0)
+			fail("recv (raw)");
+		off = family == AF_INET ? (size_t)(buf[0] & 0x0f) * 4 : 0;
+		if ((size_t)n < off + sizeof(*th))
+			continue;
+		th = (const struct tcphdr *)(buf + off);
+		if (th->th_sport != server || th->th_dport != client ||
+		    (th->th_flags & (TH_SYN | TH_ACK)) != (TH_SYN | TH_ACK))
+			continue;
+		*seq = ntohl(th->th_seq);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * tcp-open-race ADDR PORT COUNT HEXA HEXB: COUNT connections made by hand
+ * (an injected SYN; the SYN-ACK read on a raw socket), each completed by
+ * two ACKs with data at the same sequence number, A from one CPU and B
+ * from another, as in tcp-race.  The first TCP takes makes the connection's
+ * socket; the other, checked meanwhile against the request socket (or
+ * the listener, with SYN cookies), is then handed to that socket, which
+ * delivers its tail after the first one's bytes: with A = 41 and
+ * B = F0 9F 98 80, 41 9F 98 80 when nothing stops it.  A server accepts
+ * each connection and reads what arrives.  "open-race N attempts,
+ * delivered D, ill-formed K": the connections accepted, those that
+ * delivered bytes, and those whose bytes are not well-formed UTF-8.
+ * Needs two CPUs: with one, "race skipped: 1 CPU".
+ */
+static int cmd_tcp_open_race(char **arg)
+{
+	unsigned long attempt, accepted = 0, delivered = 0, bad = 0;
+	struct bytes a, got = { NULL, 0 };
+	uint32_t isn, server_isn;
+	int listener, raw, repair, fd, cpu[2], err;
+	struct injection in = { .listener = -1 };
+	unsigned char stale[2048];
+	in_port_t server, client;
+	struct endpoint ep;
+	size_t room = 0;
+	pthread_t sender;
+	long count, delay;
+
+	parse_endpoint(arg[0], arg[1], &ep);
+	count = parse_number(arg[2], 1, OPEN_RACE_MAX_COUNT, "COUNT");
+	parse_hex(arg[3], &a);
+	parse_hex(arg[4], &race.payload);
+	if (!a.len || !race.payload.len || a.len > TCP_INJECT_MAX_DATA ||
+	    race.payload.len > TCP_INJECT_MAX_DATA)
+		usage("tcp-open-race: HEXA and HEXB need 1 to 65000 bytes");
+	if (!two_cpus(cpu)) {
+		printf("race skipped: 1 CPU\n");
+		return 0;
+	}
+	listener = tcp_listener(&ep, OPEN_RACE_MAX_COUNT);
+	raw = socket(ep.family, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_TCP);
+	if (raw < 0)
+		fail("raw socket");
+	if (tcp_injector_open(&in.injector, ep.family) < 0 ||
+	    tcp_injector_open(&race.injector, ep.family) < 0)
+		fail("raw socket");
+	memcpy(&in.to, &ep.addr, ep.len);
+	memcpy(&in.from, &ep.addr, ep.len);
+	server = *port_of(&in.to);
+	race.in = &in;
+	race.cpu = cpu[1];
+	pin_to(cpu[0]);
+	seed_random();
+	err = pthread_create(&sender, NULL, race_sender, NULL);
+	if (err) {
+		errno = err;
+		fail("pthread_create");
+	}
+	for (attempt = 0; attempt < (unsigned long)count; attempt++) {
+		client = htons(OPEN_RACE_PORT_BASE + attempt % OPEN_RACE_PORTS);
+		*port_of(&in.from) = client;
+		isn = random32();
+		repair = repair_socket(&in.from, &ep, isn + 1);
+		while (recv(raw, stale, sizeof(stale), MSG_DONTWAIT) > 0)
+			;
+		inject_syn(&in, isn);
+		if (!read_syn_ack(raw, ep.family, server, client,
+				  &server_isn)) {
+			errno = ETIMEDOUT;
+			fail("SYN-ACK");
+		}
+		in.snd_nxt = server_isn + 1;	/* what the ACKs acknowledge */
+		race.seq = isn + 1;
+		delay = (long)(random32() % (2 * RACE_SPREAD + 1)) - RACE_SPREAD;
+		race.delay = delay;
+		atomic_store_explicit(&race.attempt, attempt + 1,
+				      memory_order_release);
+		if (delay < 0)
+			spin(-delay);
+		race_inject(&in.injector, &in, race.seq, &a);
+		while (atomic_load_explicit(&race.sent, memory_order_acquire) !=
+		       attempt + 1)
+			;
+		if (wait_for(listener, POLLIN, now_ms() + CONNECT_TIMEOUT_MS)) {
+			fd = tcp_accept(listener);
+			accepted++;
+			got.len = 0;
+			race_receive(fd, &got, &room);
+			delivered += got.len > 0;
+			bad += utf8guard_scan(got.data, got.len, NULL, NULL) > 0;
+			close_with_reset(fd);
+		}
+		close(repair);
+	}
+	atomic_store_explicit(&race.quit, true, memory_order_relaxed);
+	pthread_join(sender, NULL);
+	printf("open-race %lu attempts, delivered %lu, ill-formed %lu\n",
+	       accepted, delivered, bad);
+	tcp_injector_close(&race.injector);
+	tcp_injector_close(&in.injector);
+	close(raw);
+	close(listener);
 	free(got.data);
 	return 0;
 }
@@ -2302,6 +2450,7 @@ static const struct command {
 	{ "tcp-inject", cmd_tcp_inject, 3, OPT_TIMEOUT, 0 },
 	{ "tcp-stray-flood", cmd_tcp_stray_flood, 4, OPT_COMMON, 0 },
 	{ "tcp-race", cmd_tcp_race, 5, 0, 0 },
+	{ "tcp-open-race", cmd_tcp_open_race, 5, 0, 0 },
 	{ "tcp-expire", cmd_tcp_expire, 5,
 	  OPT_COMMON | OPT_PAUSE | OPT_SIGNAL_FILE | OPT_WAIT_FILE, 0 },
 	{ "tcp-tfo", cmd_tcp_tfo, 4, OPT_COMMON, 0 },

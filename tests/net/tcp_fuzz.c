@@ -51,9 +51,8 @@
  * in the line before).  Exit status 0, 1 when V or C is not 0, 2 on a
  * usage error, 3 on a system error.  Needs CAP_NET_RAW and CAP_NET_ADMIN.
  *
- * Build (tests/harness/vm-suite.sh does):
- *   gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE
- *       -o tcp_fuzz tests/net/tcp_fuzz.c tests/net/tcp_inject.c
+ * Built by tests/net/build-net-tools.sh, with the validator core: what
+ * arrived is judged by the core, the project's one decoder.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -70,6 +69,7 @@
 #include <unistd.h>
 
 #include "tcp_inject.h"
+#include "utf8guard_core.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -236,54 +236,23 @@ static size_t random_text(unsigned char *p, size_t max, size_t chars)
 }
 
 /*
- * RFC 3629 on @s: the offset of the first ill-formed byte, or @n when
- * there is none; *@tail is then where a sequence cut short by the end
- * starts (@n when the text ends on a character boundary).
+ * RFC 3629 on @s, by the validator core: the offset of the first
+ * ill-formed byte, or @n when there is none; *@tail is then where a
+ * sequence cut short by the end starts (@n when the text ends on a
+ * character boundary).
  */
 static size_t utf8_check(const unsigned char *s, size_t n, size_t *tail)
 {
-	size_t i = 0, need, k;
-	unsigned char lo, hi;
+	struct utf8guard_report r;
 
 	*tail = n;
-	while (i < n) {
-		unsigned char c = s[i];
-
-		lo = 0x80;
-		hi = 0xbf;
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if (c >= 0xc2 && c <= 0xdf) {
-			need = 1;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			need = 2;
-			if (c == 0xe0)
-				lo = 0xa0;
-			else if (c == 0xed)
-				hi = 0x9f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			need = 3;
-			if (c == 0xf0)
-				lo = 0x90;
-			else if (c == 0xf4)
-				hi = 0x8f;
-		} else {
-			return i;
-		}
-		for (k = 1; k <= need; k++) {
-			if (i + k == n) {
-				*tail = i;
-				return n;
-			}
-			if (s[i + k] < lo || s[i + k] > hi)
-				return i;
-			lo = 0x80;
-			hi = 0xbf;
-		}
-		i += need + 1;
+	if (!utf8guard_first_error(s, n, &r))
+		return n;
+	if (r.reason == UTF8GUARD_REASON_TRUNCATED && r.offset + r.length == n) {
+		*tail = r.offset;
+		return n;
 	}
-	return n;
+	return r.offset;
 }
 
 /* --- schedules ---------------------------------------------------------- */

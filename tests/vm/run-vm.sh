@@ -10,10 +10,13 @@
 # (all vCPUs on one host thread): with multi-threaded TCG, a vCPU was seen
 # to loop on an int3 the other vCPU had already patched away (stale
 # translated code), hanging kprobe unregistration under load in 2 of ~10
-# runs of the fs hook suite; with thread=single, never.
+# runs of the fs hook suite; with thread=single, never.  --mttcg asks for
+# multi-threaded TCG, whose vCPUs really run at once: only for the race
+# VM (tests/net/nf_race_test.sh), which loads no kprobes and patches no
+# code while its CPUs race.
 # Usage: run-vm.sh --kernel BZIMAGE --initrd CPIO --log LOGFILE
 #          [--append "CMDLINE ARGS"] [--timeout SECS (300)] [--mem MB (1024)]
-#          [--smp N (2)] [--allow REGEX]... [--virtfs DIR]
+#          [--smp N (2)] [--allow REGEX]... [--virtfs DIR] [--mttcg yes]
 #   --allow REGEX   ignore console lines matching REGEX in the splat check
 #   --virtfs DIR    share host DIR over virtio-9p, mount tag "utf8guard":
 #                   mount -t 9p -o trans=virtio,version=9p2000.L utf8guard /mnt
@@ -54,7 +57,7 @@ usage() {
 	exit 2
 }
 
-kernel='' initrd='' log='' append='' timeout=300 mem=1024 smp=2
+kernel='' initrd='' log='' append='' timeout=300 mem=1024 smp=2 thread=single
 allow=()
 extra=()
 while (($#)); do
@@ -67,6 +70,10 @@ while (($#)); do
 	--timeout) timeout=$2 ;;
 	--mem) mem=$2 ;;
 	--smp) smp=$2 ;;
+	--mttcg)
+		[[ "$2" = yes ]] || usage
+		thread=multi
+		;;
 	--allow) allow+=("$2") ;;
 	--virtfs)
 		[[ -d "$2" ]] || { echo "run-vm: --virtfs: no such directory: $2" >&2; exit 1; }
@@ -86,11 +93,11 @@ mkdir -p "$(dirname "$log")"
 rm -f "$log" "$result"
 
 echo "run-vm: booting $(basename "$kernel") with $(basename "$initrd")" \
-	"(TCG, ${mem} MiB, ${smp} CPU, timeout ${timeout} s)" >&2
+	"(TCG thread=$thread, ${mem} MiB, ${smp} CPU, timeout ${timeout} s)" >&2
 start=$SECONDS
 qemu_rc=0
 timeout --kill-after=10 "$timeout" \
-	qemu-system-x86_64 -accel tcg,thread=single -cpu max -m "$mem" -smp "$smp" \
+	qemu-system-x86_64 -accel "tcg,thread=$thread" -cpu max -m "$mem" -smp "$smp" \
 	-nodefaults -no-user-config -display none -monitor none -no-reboot \
 	-serial "file:$log" -serial "file:$result" \
 	-kernel "$kernel" -initrd "$initrd" "${extra[@]}" \
