@@ -229,23 +229,60 @@ EXPORT_SYMBOL_IF_KUNIT(policy_state_store_policy);
 #define MAX_HOOK_MODULES 8
 static struct module *hook_modules[MAX_HOOK_MODULES];
 
-/* Freeze mode and policy and pin the modules until reboot. */
-int policy_state_lock(void)
+/* Drop the references pin_modules() took on hook_modules[0..@count). */
+static void unpin_modules(unsigned int count)
 {
 	unsigned int k;
 
+	for (k = 0; k < count; k++)
+		if (hook_modules[k])
+			module_put(hook_modules[k]);
+	module_put(THIS_MODULE);
+}
+
+/*
+ * Under policy_mutex: take a reference on this module and every attached
+ * hook module.  try_module_get() fails for a module whose removal has
+ * begun (its exit has not detached it yet): pinning it would not keep it,
+ * so nothing is pinned and the lock is refused.
+ */
+static int pin_modules(void)
+{
+	unsigned int k;
+
+	if (!try_module_get(THIS_MODULE))
+		return -EBUSY;
+	for (k = 0; k < MAX_HOOK_MODULES; k++) {
+		if (!hook_modules[k] || try_module_get(hook_modules[k]))
+			continue;
+		pr_notice("lock refused: %s is being removed (by %s[%d])\n",
+			  module_name(hook_modules[k]), current->comm,
+			  task_pid_nr(current));
+		unpin_modules(k);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/*
+ * Freeze mode and policy and pin the modules until reboot.
+ * Return: 0, or -EBUSY while a module to pin is being removed.
+ */
+int policy_state_lock(void)
+{
+	int ret = 0;
+
 	mutex_lock(&policy_mutex);
 	if (!policy_locked) {
-		__module_get(THIS_MODULE);
-		for (k = 0; k < MAX_HOOK_MODULES; k++)
-			if (hook_modules[k])
-				__module_get(hook_modules[k]);
-		WRITE_ONCE(policy_locked, true);
-		pr_notice("locked: mode and policy frozen and modules pinned until reboot (by %s[%d])\n",
-			  current->comm, task_pid_nr(current));
+		ret = pin_modules();
+		if (!ret) {
+			WRITE_ONCE(policy_locked, true);
+			pr_notice("locked: mode and policy frozen and modules pinned until reboot (by %s[%d])\n",
+				  current->comm, task_pid_nr(current));
+		}
 	}
 	mutex_unlock(&policy_mutex);
-	return 0;
+	return ret;
 }
 
 /**
@@ -312,7 +349,8 @@ EXPORT_SYMBOL_GPL(utf8guard_hook_store_flag);
  * are in place; call utf8guard_hook_detach() from its exit.
  *
  * Context: process context; may sleep.
- * Return: 0, or -ENOSPC if too many modules are attached.
+ * Return: 0, -ENOSPC if too many modules are attached, or -EBUSY if
+ * locked and @owner cannot be pinned (its removal has begun).
  */
 int utf8guard_hook_attach(struct module *owner)
 {
@@ -323,9 +361,11 @@ int utf8guard_hook_attach(struct module *owner)
 	for (k = 0; k < MAX_HOOK_MODULES; k++) {
 		if (hook_modules[k])
 			continue;
+		if (policy_locked && !try_module_get(owner)) {
+			ret = -EBUSY;
+			break;
+		}
 		hook_modules[k] = owner;
-		if (policy_locked)
-			__module_get(owner);
 		ret = 0;
 		break;
 	}

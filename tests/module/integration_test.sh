@@ -341,6 +341,27 @@ fi
 
 # --- locked: last, it pins the module until reboot ---------------------------
 insmod "$mods/utf8guard.ko"
+# A hook module whose removal has begun cannot be pinned: the lock is
+# refused while its exit runs (utf8guard_slow_hook.ko sleeps 3 s there,
+# still attached), and nothing is locked.
+expect_status "insmod utf8guard_slow_hook.ko" 0 \
+	insmod "$mods/utf8guard_slow_hook.ko" exit_delay_ms=3000
+rmmod utf8guard_slow_hook &
+going=$!
+n=0
+while ! dmesg | grep -q 'utf8guard_slow_hook: exit: detaching' &&
+	[ $n -lt 200 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
+expect_eq "lock while a hook module is being removed: EBUSY" EBUSY \
+	"$(w $sys/locked "$(hex 1)")"
+expect_eq "... nothing locked" 0 "$(cat $sys/locked)"
+expect_match "... and the refusal logged" \
+	'lock refused: utf8guard_slow_hook is being removed' "$(dmesg)"
+wait $going
+expect_eq "... and the module goes" "" \
+	"$(grep '^utf8guard_slow_hook ' /proc/modules)"
 expect_eq "lock" ok "$(w $sys/locked "$(hex 1)")"
 expect_eq "locked reads 1" 1 "$(cat $sys/locked)"
 before=$(state)
