@@ -12,9 +12,11 @@
  * A position with no carry stored is a character boundary.  That holds
  * because state is never lost while it is needed:
  *
- *  - An entry of a local flow belongs to one full socket, whose reference
- *    it holds: state is read and written only for that socket, so a new
- *    connection on the same addresses and ports never sees the old one's.
+ *  - An entry of a local flow belongs to one connection of one full
+ *    socket, whose reference it holds: state is read and written only for
+ *    that socket and the connection's origin (its first rcv_nxt), so a new
+ *    connection on the same addresses and ports, even of the same socket
+ *    connected again, never sees the old one's.
  *    (The claim of handshake data is held in an entry of the request
  *    socket or listener; a live claim passes to the new socket's entry.)
  *  - It is removed when it is no longer needed: when nothing in it is at
@@ -70,6 +72,8 @@ struct flow {
 	struct list_head lru;		/* oldest use first */
 	struct net_flow_key key;
 	struct sock *sk;		/* a reference; NULL: forwarded */
+	u32 origin;			/* of sk's connection, if has_origin */
+	bool has_origin;
 	unsigned long last_used;	/* jiffies */
 	unsigned long claim_gp;		/* RCU state when claimed */
 	u32 claim;			/* where the last check started */
@@ -331,6 +335,8 @@ static bool reclaim_one(struct list_head *dead)
 /* lock_entry() flags */
 #define ENTRY_CREATE	BIT(0)	/* make one if there is none */
 #define ENTRY_OPENS	BIT(1)	/* for data that may open the connection */
+#define ENTRY_ORIGIN	BIT(2)	/* the socket's connection began at origin */
+#define ENTRY_EXACT	BIT(3)	/* and that origin is exact */
 
 /*
  * Under flows_lock: whether data that may open a connection is refused
@@ -353,23 +359,32 @@ static bool opening_refused(const struct flow *flow, const struct sock *sk)
  * ENTRY_CREATE an entry with a live claim is left in place; with it, the
  * new entry takes its place and its claim, in one hold of the lock.
  * Returns with the lock held: the entry; NULL (none, and no ENTRY_CREATE);
+ * With ENTRY_ORIGIN, an entry of @sk whose connection began elsewhere
+ * (the socket was disconnected and connected again) is another
+ * connection's: with ENTRY_EXACT it is replaced as such, else the caller
+ * gets ERR_PTR(-EINPROGRESS) (a guess cannot tell, so it refuses).
  * ERR_PTR(-EINPROGRESS) with ENTRY_OPENS when opening_refused();
  * ERR_PTR(-EBUSY) when the table is full of entries still needed;
  * ERR_PTR(-ENOMEM).  *@fresh is the caller's to free when left over.
  */
 static struct flow *lock_entry(const struct net_flow_key *key, u32 hash,
-			       struct sock *sk, unsigned int flags,
+			       struct sock *sk, u32 origin, unsigned int flags,
 			       struct flow **fresh, struct list_head *dead)
 	__acquires(&flows_lock)
 {
 	struct flow *flow, *other;
+	bool earlier;
 
 	for (;;) {
 		spin_lock_bh(&flows_lock);
 		flow = lookup(key, hash);
 		if (flow && (flags & ENTRY_OPENS) && opening_refused(flow, sk))
 			return ERR_PTR(-EINPROGRESS);
-		if (flow && flow->sk == sk)
+		earlier = flow && flow->sk == sk && (flags & ENTRY_ORIGIN) &&
+			  flow->has_origin && flow->origin != origin;
+		if (earlier && !(flags & ENTRY_EXACT))
+			return ERR_PTR(-EINPROGRESS);
+		if (flow && flow->sk == sk && !earlier)
 			return flow;
 		if (!(flags & ENTRY_CREATE)) {
 			if (flow && !claim_live(flow))
@@ -395,6 +410,10 @@ static struct flow *lock_entry(const struct net_flow_key *key, u32 hash,
 	flow->sk = sk;
 	if (sk)
 		sock_hold(sk);
+	if (flags & ENTRY_ORIGIN) {
+		flow->origin = origin;
+		flow->has_origin = true;
+	}
 	if (other) {
 		if (claim_live(other)) {
 			flow->claimed = true;
@@ -413,6 +432,9 @@ static struct flow *lock_entry(const struct net_flow_key *key, u32 hash,
  * net_flow_claim() - start checking a segment of a local connection
  * @key: the flow
  * @sk: its full socket (the entry takes a reference)
+ * @origin: where the socket's connection began (its first rcv_nxt; a
+ *	guess when @busy): state kept for an earlier connection of the same
+ *	socket is not used
  * @seq: the segment's first sequence number
  * @rcv_nxt: the socket's rcv_nxt (a lower bound when @busy)
  * @busy: whether a task owns the socket (the segment goes to the backlog)
@@ -427,21 +449,29 @@ static struct flow *lock_entry(const struct net_flow_key *key, u32 hash,
  * Context: any context (GFP_ATOMIC).
  * Return: 0; -ERANGE when the segment does not start where it must (not
  * at from when @busy, beyond it otherwise); -EINPROGRESS when another
- * segment from the same place may not have reached TCP yet; -EBUSY when
+ * segment from the same place may not have reached TCP yet, or when @busy
+ * and the entry may be an earlier connection's; -EBUSY when
  * the table is full of entries still needed; -ENOMEM.
  */
-int net_flow_claim(const struct net_flow_key *key, struct sock *sk, u32 seq,
-		   u32 rcv_nxt, bool busy, struct net_flow_state *state)
+int net_flow_claim(const struct net_flow_key *key, struct sock *sk,
+		   u32 origin, u32 seq, u32 rcv_nxt, bool busy,
+		   struct net_flow_state *state)
 {
 	u32 hash = flow_hash(key), from = rcv_nxt;
 	struct flow *flow, *fresh = NULL;
 	LIST_HEAD(dead);
 	int ret = 0;
 
-	flow = lock_entry(key, hash, sk, ENTRY_CREATE, &fresh, &dead);
+	flow = lock_entry(key, hash, sk, origin,
+			  ENTRY_CREATE | ENTRY_ORIGIN | (busy ? 0 : ENTRY_EXACT),
+			  &fresh, &dead);
 	if (IS_ERR(flow)) {
 		ret = PTR_ERR(flow);
 		goto out;
+	}
+	if (!flow->has_origin && !busy) {
+		flow->origin = origin;
+		flow->has_origin = true;
 	}
 	if (busy && flow->has_next && after(flow->next, rcv_nxt))
 		from = flow->next;
@@ -496,7 +526,7 @@ int net_flow_claim_start(const struct net_flow_key *key, struct sock *sk,
 	LIST_HEAD(dead);
 	int ret = 0;
 
-	flow = lock_entry(key, hash, sk, ENTRY_CREATE | ENTRY_OPENS, &fresh,
+	flow = lock_entry(key, hash, sk, 0, ENTRY_CREATE | ENTRY_OPENS, &fresh,
 			  &dead);
 	if (IS_ERR(flow)) {
 		ret = PTR_ERR(flow);
@@ -573,7 +603,7 @@ int net_flow_store(const struct net_flow_key *key, struct sock *sk, u32 seq,
 		return -EINVAL;
 	if (!carry_length && !(flags & NET_FLOW_CREATE) && !READ_ONCE(flows))
 		return 0;
-	flow = lock_entry(key, hash, sk,
+	flow = lock_entry(key, hash, sk, 0,
 			  carry_length || (flags & NET_FLOW_CREATE) ?
 			  ENTRY_CREATE : 0, &fresh, &dead);
 	if (IS_ERR_OR_NULL(flow)) {

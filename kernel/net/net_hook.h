@@ -164,8 +164,9 @@ void net_flows_exit(void);
 void net_flows_flush_net(const struct net *net);
 void net_flow_lookup(const struct net_flow_key *key, const struct sock *sk,
 		     u32 seq, struct net_flow_state *state);
-int net_flow_claim(const struct net_flow_key *key, struct sock *sk, u32 seq,
-		   u32 rcv_nxt, bool busy, struct net_flow_state *state);
+int net_flow_claim(const struct net_flow_key *key, struct sock *sk,
+		   u32 origin, u32 seq, u32 rcv_nxt, bool busy,
+		   struct net_flow_state *state);
 int net_flow_claim_start(const struct net_flow_key *key, struct sock *sk,
 			 u32 seq);
 void net_flow_unclaim(const struct net_flow_key *key, const struct sock *sk,

@@ -60,7 +60,10 @@
 #include <linux/skbuff.h>
 #include <net/inet_sock.h>
 #include <net/mptcp.h>
-#include <net/netfilter/nf_socket.h>
+#include <net/inet6_hashtables.h>
+#include <net/inet_hashtables.h>
+#include <net/ip.h>
+#include <net/route.h>
 #include <net/request_sock.h>
 #include <net/tcp.h>
 
@@ -78,20 +81,46 @@ struct tcp_view {
 	bool mptcp;		/* an MPTCP subflow */
 	bool ack_ok;		/* TCP would take the segment's ACK */
 	u32 rcv_nxt;		/* exact unless busy, then a lower bound */
+	u32 origin;		/* the connection's first rcv_nxt (unless busy) */
 	bool has_ofo;		/* not busy: an out-of-order queue */
 	u32 ofo_seq;		/* where its first segment starts */
 };
 
-/* The socket the segment is for; *@put: a reference to drop. */
+/*
+ * The socket the segment is for, looked up exactly as tcp_v4_rcv() and
+ * tcp_v6_rcv() will: the interface TCP matches a device-bound socket
+ * against (inet_iif(): for local traffic the sender's output device, not
+ * the hook's input device) and the L3 master device's slave (VRF).  A
+ * lookup that differed from TCP's could miss a device-bound socket and
+ * check its segments as the start of a text.  *@put: a reference to drop.
+ */
 static struct sock *find_socket(struct sk_buff *skb,
+				const struct net_packet *pkt,
 				const struct nf_hook_state *state, bool *put)
 {
+	struct inet_hashinfo *hashinfo =
+		state->net->ipv4.tcp_death_row.hashinfo;
+	int doff = pkt->offset - pkt->thoff;
+	bool refcounted;
+	struct sock *sk;
+
 	*put = !skb->sk;
 	if (skb->sk)		/* early demux */
 		return skb->sk;
 	if (state->pf == NFPROTO_IPV4)
-		return nf_sk_lookup_slow_v4(state->net, skb, state->in);
-	return nf_sk_lookup_slow_v6(state->net, skb, state->in);
+		sk = __inet_lookup(state->net, hashinfo, skb, doff,
+				   pkt->key.saddr.s6_addr32[0], pkt->key.sport,
+				   pkt->key.daddr.s6_addr32[0], pkt->key.dport,
+				   inet_iif(skb), inet_sdif(skb), &refcounted);
+	else
+		sk = __inet6_lookup(state->net, hashinfo, skb, doff,
+				    &pkt->key.saddr, pkt->key.sport,
+				    &pkt->key.daddr, ntohs(pkt->key.dport),
+				    inet6_iif(skb), inet6_sdif(skb),
+				    &refcounted);
+	if (sk && !refcounted && !refcount_inc_not_zero(&sk->sk_refcnt))
+		sk = NULL;
+	return sk;
 }
 
 /*
@@ -109,6 +138,14 @@ static void read_full_socket(struct sock *sk, const struct net_packet *pkt,
 	bh_lock_sock(sk);
 	view->busy = sock_owned_by_user(sk);
 	view->rcv_nxt = READ_ONCE(tp->rcv_nxt);
+	/*
+	 * Where this connection's stream began: TCP moves rcv_nxt and
+	 * bytes_received together, and tcp_disconnect() zeroes the count, so
+	 * a socket connected again (same addresses and ports) has another
+	 * origin.  While a task owns the socket it may be between the two
+	 * stores: then it is only a guess.
+	 */
+	view->origin = view->rcv_nxt - (u32)READ_ONCE(tp->bytes_received);
 	/*
 	 * TCP throws away a segment without ACK, or whose ACK is of data
 	 * not sent or older than the window it allows (tcp_ack(), with
@@ -139,7 +176,7 @@ static void get_view(struct sk_buff *skb, const struct net_packet *pkt,
 		view->forwarded = true;
 		return;
 	}
-	sk = find_socket(skb, state, &view->put);
+	sk = find_socket(skb, pkt, state, &view->put);
 	view->found = sk;
 	if (!sk)
 		return;
@@ -350,8 +387,8 @@ static unsigned int check_stateful(struct sk_buff *skb,
 	if (before(pkt->seq, view->rcv_nxt) &&
 	    !after(pkt->seq + pkt->len + pkt->fin, view->rcv_nxt))
 		return NF_ACCEPT;
-	error = net_flow_claim(&pkt->key, view->sk, pkt->seq, view->rcv_nxt,
-			       view->busy, &flow);
+	error = net_flow_claim(&pkt->key, view->sk, view->origin, pkt->seq,
+			       view->rcv_nxt, view->busy, &flow);
 	if (error == -ERANGE || error == -EINPROGRESS)
 		return net_refuse(policy, NET_REORDERED);
 	if (error)
