@@ -67,8 +67,6 @@ echo "bench: kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPU," \
 	"$SIZE-byte datagrams, $SECONDS s x $ROUNDS rounds"
 modprobe nf_defrag_ipv4 || die "modprobe nf_defrag_ipv4"
 modprobe nf_defrag_ipv6 || die "modprobe nf_defrag_ipv6"
-modprobe nf_socket_ipv4 || die "modprobe nf_socket_ipv4"
-modprobe nf_socket_ipv6 || die "modprobe nf_socket_ipv6"
 modprobe nf_reject_ipv4 || die "modprobe nf_reject_ipv4"
 modprobe nf_reject_ipv6 || die "modprobe nf_reject_ipv6"
 ip link set lo up

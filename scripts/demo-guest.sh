@@ -102,7 +102,7 @@ run "utf8guardctl stats | grep '^fs/' | grep -v ' 0$'"
 run "utf8guardctl stats --prometheus | grep 'operation=\"mkdir\"'"
 
 say "The network hook: utf8guard_nf.ko drops bad payloads on the ports you list"
-run "modprobe -a nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6 nf_reject_ipv4 nf_reject_ipv6; ip link set lo up"
+run "modprobe -a nf_defrag_ipv4 nf_defrag_ipv6 nf_reject_ipv4 nf_reject_ipv6; ip link set lo up"
 run "utf8guardctl load --module-dir modules --net"
 run "utf8guardctl set net.ports udp:5140,tcp:8080"
 echo "(net_op sends one datagram and says whether it arrived)"

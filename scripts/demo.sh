@@ -28,7 +28,7 @@ image=$("$vm/stock-kernel.sh" --image)
 "$top/tests/harness/build-modules.sh" "$tree" "$out/modules"
 "$top/tests/net/build-net-tools.sh" "$out"
 "$vm/stock-modules.sh" "$("$vm/stock-kernel.sh" --version)" \
-	"$out/stock-modules" nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6 \
+	"$out/stock-modules" nf_defrag_ipv4 nf_defrag_ipv6 \
 	nf_reject_ipv4 nf_reject_ipv6
 
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/scripts/demo-guest.sh" \

@@ -120,7 +120,7 @@ prepare() {
 	if [ "$kind" = stock ]; then
 		"$vm/stock-modules.sh" "$("${stock_kernel[@]}" --version)" \
 			"$out/stock-modules" crc32c_generic ext4 loop 9p 9pnet_virtio \
-			virtio_pci nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6 \
+			virtio_pci nf_defrag_ipv4 nf_defrag_ipv6 \
 			nf_reject_ipv4 nf_reject_ipv6 veth
 		# utf8guardctl's suite: the modules and the CLI as `make install
 		# DESTDIR=...` puts them (modules_install + depmod, so that `load`

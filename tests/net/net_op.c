@@ -191,6 +191,7 @@ enum {
 	OPT_GRO = 1 << 11,
 	OPT_MPTCP = 1 << 12,
 	OPT_WAIT_FILE = 1 << 13,
+	OPT_BIND_DEV = 1 << 14,
 };
 
 #define OPT_COMMON (OPT_TIMEOUT | OPT_RECV_NS | OPT_SEND_NS)
@@ -213,6 +214,7 @@ static const struct option long_options[] = {
 	{ "gro", no_argument, NULL, OPT_GRO },
 	{ "mptcp", no_argument, NULL, OPT_MPTCP },
 	{ "wait-file", required_argument, NULL, OPT_WAIT_FILE },
+	{ "bind-dev", required_argument, NULL, OPT_BIND_DEV },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -227,6 +229,7 @@ static struct {
 	int then_wait_ms;
 	const char *signal_file;
 	const char *wait_file;
+	const char *bind_dev;
 	int burst_pause_us;
 	int gso_size;
 } opt = {
@@ -266,6 +269,9 @@ static const char usage_text[] =
 	"         (race skipped: 1 CPU)\n"
 	"         COUNT times HEXA and HEXB injected from two CPUs at once, at\n"
 	"         one sequence number; K: ill-formed UTF-8 spots received\n"
+	"  net_op tcp-reconnect ADDR PORT PEERPORT HEX1 HEX2\n"
+	"         first HEX|- second HEX|-: one socket, HEX1 on a first\n"
+	"         connection, HEX2 on a second one to the same peer\n"
 	"  net_op tcp-open-race ADDR PORT COUNT HEXA HEXB\n"
 	"         open-race N attempts, delivered D, ill-formed K\n"
 	"         (race skipped: 1 CPU)\n"
@@ -288,6 +294,8 @@ static const char usage_text[] =
 	"  --signal-file PATH      tcp: create PATH when a chunk stalls;\n"
 	"                          tcp-expire: once all are connected\n"
 	"  --wait-file PATH        tcp-expire: wait for PATH before HEX1\n"
+	"  --bind-dev NAME         tcp-inject: bind the listener, the sender and\n"
+	"                          the raw sockets to device NAME\n"
 	"  --burst-pause US        udp-flood: sleep US after every 64 datagrams\n"
 	"  --gso N                 udp: one UDP_SEGMENT send of N-byte datagrams\n"
 	"  --gro                   udp --gso: the receiver sets UDP_GRO\n"
@@ -742,12 +750,24 @@ struct stream {
 enum outcome { PENDING, ARRIVED, STALLED, MISMATCH, RESET };
 
 /* TCP, or with --mptcp MPTCP, which the kernel may refuse (disabled). */
+/* --bind-dev: @fd gets SO_BINDTODEVICE. */
+static void bind_to_device(int fd)
+{
+	if (opt.bind_dev &&
+	    setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, opt.bind_dev,
+		       strlen(opt.bind_dev) + 1) < 0)
+		fail_on("SO_BINDTODEVICE", opt.bind_dev);
+}
+
 static int new_stream_socket(int family, int flags)
 {
 	int fd;
 
-	if (!(opt.given & OPT_MPTCP))
-		return new_socket(family, SOCK_STREAM | flags);
+	if (!(opt.given & OPT_MPTCP)) {
+		fd = new_socket(family, SOCK_STREAM | flags);
+		bind_to_device(fd);
+		return fd;
+	}
 	fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC | flags,
 		    IPPROTO_MPTCP);
 	if (fd < 0)
@@ -1747,6 +1767,8 @@ static void injection_open(const struct endpoint *ep, struct injection *in)
 	memcpy(&in->to, &ep->addr, ep->len);
 	if (tcp_injector_open(&in->injector, ep->family) < 0)
 		fail("raw socket");
+	bind_to_device(in->injector.tcp_fd);
+	bind_to_device(in->injector.ip_fd);
 	read_sequences(in->pair.rx, &in->rcv_nxt, &in->snd_nxt);
 }
 
@@ -2261,22 +2283,49 @@ static int cmd_tcp_race(char **arg)
  * TCP repair mode (no SYN sent): its kernel then does not answer the
  * server's SYN-ACK with a reset, and the handshake is ours to complete.
  */
-static int repair_socket(const union tcp_inject_addr *from,
-			 const struct endpoint *to, uint32_t snd_nxt)
-{
-	int fd = new_stream_socket(to->family, 0), queue = TCP_SEND_QUEUE;
+#ifndef TCP_REPAIR_OFF_NO_WP
+#define TCP_REPAIR_OFF_NO_WP -1
+#endif
 
-	set_option(fd, SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
+/*
+ * Connect @fd (bound) to @to in TCP repair mode, with these sequence
+ * numbers: no packet is sent.  With @leave, repair mode is left (without
+ * a window probe), and @fd is an established connection; else it stays,
+ * and its kernel answers nothing on it.
+ */
+static void repair_connect(int fd, const struct sockaddr *to, socklen_t len,
+			   uint32_t snd_nxt, uint32_t rcv_nxt, bool leave)
+{
+	int queue = TCP_SEND_QUEUE;
+
 	set_option(fd, IPPROTO_TCP, TCP_REPAIR, 1, "TCP_REPAIR");
-	if (bind(fd, &from->sa, to->len) < 0)
-		fail("bind (repair)");
 	if (setsockopt(fd, IPPROTO_TCP, TCP_REPAIR_QUEUE, &queue,
 		       sizeof(queue)) < 0 ||
 	    setsockopt(fd, IPPROTO_TCP, TCP_QUEUE_SEQ, &snd_nxt,
 		       sizeof(snd_nxt)) < 0)
-		fail("TCP_QUEUE_SEQ");
-	if (connect(fd, sockaddr_of(to), to->len) < 0)
+		fail("TCP_QUEUE_SEQ (send)");
+	queue = TCP_RECV_QUEUE;
+	if (setsockopt(fd, IPPROTO_TCP, TCP_REPAIR_QUEUE, &queue,
+		       sizeof(queue)) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_QUEUE_SEQ, &rcv_nxt,
+		       sizeof(rcv_nxt)) < 0)
+		fail("TCP_QUEUE_SEQ (receive)");
+	if (connect(fd, to, len) < 0)
 		fail("connect (repair)");
+	if (leave)
+		set_option(fd, IPPROTO_TCP, TCP_REPAIR, TCP_REPAIR_OFF_NO_WP,
+			   "TCP_REPAIR off");
+}
+
+static int repair_socket(const union tcp_inject_addr *from,
+			 const struct endpoint *to, uint32_t snd_nxt)
+{
+	int fd = new_stream_socket(to->family, 0);
+
+	set_option(fd, SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
+	if (bind(fd, &from->sa, to->len) < 0)
+		fail("bind (repair)");
+	repair_connect(fd, sockaddr_of(to), to->len, snd_nxt, 0, false);
 	return fd;
 }
 
@@ -2433,6 +2482,94 @@ static int cmd_tcp_open_race(char **arg)
 	return 0;
 }
 
+/* --- tcp-reconnect: one socket, two connections to the same peer --------- */
+
+#define RECONNECT_SEQ 0x10000000	/* the peer's first byte */
+#define RECONNECT_ISN1 0x20000000	/* the program's, connection 1 */
+#define RECONNECT_ISN2 0x30000000	/* and connection 2 */
+
+/* @payload at @seq from the peer to the program, acknowledging @ack. */
+static void inject_data(struct tcp_injector *injector,
+			const union tcp_inject_addr *from,
+			const struct endpoint *to, uint32_t seq, uint32_t ack,
+			const struct bytes *payload)
+{
+	struct tcp_segment seg = {
+		.from = *from,
+		.seq = seq,
+		.ack = ack,
+		.flags = TH_PUSH | TH_ACK,
+		.window = 65535,
+		.data = payload->data,
+		.len = payload->len,
+	};
+
+	memcpy(&seg.to, &to->addr, to->len);
+	if (tcp_inject(injector, &seg) < 0)
+		fail("sendmsg (raw)");
+}
+
+static void print_bytes_read(const char *what, const struct bytes *got)
+{
+	printf("%s ", what);
+	if (got->len)
+		print_hex(got->data, got->len);
+	else
+		putchar('-');
+}
+
+/*
+ * tcp-reconnect ADDR PORT PEERPORT HEX1 HEX2: the program's socket, bound
+ * to ADDR:PORT, connected to ADDR:PEERPORT (in TCP repair mode, so that
+ * the peer is raw segments): HEX1 arrives, the program disconnects
+ * (connect AF_UNSPEC) and connects the same socket again to the same
+ * peer, whose first byte now comes right after HEX1's last, and HEX2
+ * arrives.  "first HEX second HEX": what the program read on each ("-"
+ * for nothing).  A filter must not carry the first connection's state
+ * into the second.
+ */
+static int cmd_tcp_reconnect(char **arg)
+{
+	struct bytes first, second, got1 = { NULL, 0 }, got2 = { NULL, 0 };
+	struct sockaddr unspec = { .sa_family = AF_UNSPEC };
+	struct tcp_injector injector;
+	union tcp_inject_addr peer;
+	uint32_t seq = RECONNECT_SEQ;
+	size_t room1 = 0, room2 = 0;
+	struct endpoint ep;
+	int fd, guard;
+
+	parse_endpoint(arg[0], arg[1], &ep);
+	memcpy(&peer, &ep.addr, ep.len);
+	*port_of(&peer) = htons(parse_number(arg[2], 1, 65535, "PEERPORT"));
+	parse_hex(arg[3], &first);
+	parse_hex(arg[4], &second);
+	if (tcp_injector_open(&injector, ep.family) < 0)
+		fail("raw socket");
+	fd = new_stream_socket(ep.family, 0);
+	set_option(fd, SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
+	bind_to(fd, &ep);
+	guard = repair_socket(&peer, &ep, seq);
+	repair_connect(fd, &peer.sa, ep.len, RECONNECT_ISN1, seq, true);
+	inject_data(&injector, &peer, &ep, seq, RECONNECT_ISN1, &first);
+	race_receive(fd, &got1, &room1);
+	if (connect(fd, &unspec, sizeof(unspec)) < 0)
+		fail("connect AF_UNSPEC");
+	close(guard);
+	seq += first.len;
+	guard = repair_socket(&peer, &ep, seq);
+	repair_connect(fd, &peer.sa, ep.len, RECONNECT_ISN2, seq, true);
+	inject_data(&injector, &peer, &ep, seq, RECONNECT_ISN2, &second);
+	race_receive(fd, &got2, &room2);
+	print_bytes_read("first", &got1);
+	print_bytes_read(" second", &got2);
+	putchar('\n');
+	close_with_reset(fd);
+	close(guard);
+	tcp_injector_close(&injector);
+	return 0;
+}
+
 /* --- main --------------------------------------------------------------- */
 
 static const struct command {
@@ -2447,10 +2584,11 @@ static const struct command {
 	  MAX_STREAM },
 	{ "tcp-many", cmd_tcp_many, 5, OPT_COMMON | OPT_PAUSE, 0 },
 	{ "tcp-ooo", cmd_tcp_ooo, 4, OPT_TIMEOUT, 0 },
-	{ "tcp-inject", cmd_tcp_inject, 3, OPT_TIMEOUT, 0 },
+	{ "tcp-inject", cmd_tcp_inject, 3, OPT_TIMEOUT | OPT_BIND_DEV, 0 },
 	{ "tcp-stray-flood", cmd_tcp_stray_flood, 4, OPT_COMMON, 0 },
 	{ "tcp-race", cmd_tcp_race, 5, 0, 0 },
 	{ "tcp-open-race", cmd_tcp_open_race, 5, 0, 0 },
+	{ "tcp-reconnect", cmd_tcp_reconnect, 5, OPT_TIMEOUT, 0 },
 	{ "tcp-expire", cmd_tcp_expire, 5,
 	  OPT_COMMON | OPT_PAUSE | OPT_SIGNAL_FILE | OPT_WAIT_FILE, 0 },
 	{ "tcp-tfo", cmd_tcp_tfo, 4, OPT_COMMON, 0 },
@@ -2503,6 +2641,9 @@ static void parse_option(int c, const char *value)
 		break;
 	case OPT_WAIT_FILE:
 		opt.wait_file = value;
+		break;
+	case OPT_BIND_DEV:
+		opt.bind_dev = value;
 		break;
 	case OPT_BURST_PAUSE:
 		opt.burst_pause_us = parse_number(value, 0, 1000000,

@@ -158,7 +158,7 @@ kmemleak_reset
 # Stock kernel: the defragmenters, the socket lookup, the RST senders and
 # veth are modules
 # (built in on the test kernel, where modprobe fails and is ignored).
-for m in nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6 \
+for m in nf_defrag_ipv4 nf_defrag_ipv6 \
 	nf_reject_ipv4 nf_reject_ipv6 veth; do
 	modprobe "$m" 2>/dev/null || true
 done
@@ -442,6 +442,28 @@ inject "tcp inject: an empty URG segment is refused, no byte taken later" \
 	"checked+2 unparsed+1 g_checked+2" "got 61c3a9 open" 0:61,1::u,1:c3a9
 # Races from two CPUs (the second and third adversarial reviews) are in
 # nf_race_test.sh.
+# Found by the fourth review: the hook looked the socket up with the
+# input device (lo), TCP with the sender's output device, so a server
+# bound to a device (SO_BINDTODEVICE, or a VRF) was never found: every
+# segment was checked as the start of a text, and an overlap delivered
+# 61 62 then a9.
+expect_status "a veth for a device-bound server" 0 \
+	ip link add ugva type veth peer name ugvb
+ip addr add 10.9.0.1/24 dev ugva
+ip link set ugva up
+ip link set ugvb up
+run "tcp inject to a device-bound server: overlap checked from rcv_nxt" \
+	"checked+2 dropped+1 unexpected-continuation+1 g_checked+2 g_rejected+1" \
+	"got 6162 open" -- tcp-inject --bind-dev ugva 10.9.0.1 8080 0:6162,0:61c3a9
+ip link del ugva
+# ... and a socket that disconnects and connects again to the same peer
+# kept its first connection's carry: c3 at the end of the first, a9 62 63
+# at the start of the second, passed as c3 a9.
+for a in 127.0.0.1 ::1; do
+	run "tcp-reconnect $a: the second connection does not continue the first" \
+		"checked+2 dropped+1 unexpected-continuation+1 g_checked+2 g_rejected+1" \
+		"first 61c3 second -" -- tcp-reconnect $a 8080 9000 61c3 a96263
+done
 inject "tcp inject: a reassembled IP fragment is refused" \
 	"fragmented+1" "got - open" 0:6162:g
 # In audit the out-of-order segment is let into the socket's queue; what

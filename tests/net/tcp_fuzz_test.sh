@@ -66,7 +66,7 @@ fuzz() {
 		"$f_sum"
 }
 
-for m in nf_defrag_ipv4 nf_defrag_ipv6 nf_socket_ipv4 nf_socket_ipv6 \
+for m in nf_defrag_ipv4 nf_defrag_ipv6 \
 	nf_reject_ipv4 nf_reject_ipv6; do
 	modprobe "$m" 2>/dev/null || true
 done
