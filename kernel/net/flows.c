@@ -156,6 +156,18 @@ static bool takes_data(const struct sock *sk)
 	}
 }
 
+/* Whether @sk is a full socket connecting again, or closed. */
+static bool connecting(const struct sock *sk)
+{
+	switch (inet_sk_state_load(sk)) {
+	case TCP_SYN_SENT:
+	case TCP_CLOSE:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /*
  * Under flows_lock: whether anything in @flow is at or after @frontier,
  * a position TCP may still deliver from.
@@ -495,6 +507,39 @@ out:
 	if (fresh)
 		kmem_cache_free(flow_cache, fresh);
 	return ret;
+}
+
+/**
+ * net_flow_forget_stale() - a SYN arrived: forget an earlier connection
+ * @key: the flow
+ *
+ * A SYN or SYN-ACK for a socket that had a connection on these addresses
+ * and ports means it connects again (connect(AF_UNSPEC), then connect()):
+ * its entry is then an earlier connection's, and the origin cannot tell,
+ * since the peer chooses it (its ISN), and Fast Open data in the SYN-ACK
+ * moves rcv_nxt without the hook storing anything.  An entry whose full
+ * socket is connecting (SYN_SENT) or closed goes, even with a live claim:
+ * that claim was the earlier connection's.  Other entries of sockets
+ * that take no data go without a live claim (a request socket's or
+ * listener's claim is kept: it guards handshake data).  Whatever the
+ * SYN's fate, what goes was not needed.
+ *
+ * Context: any context.
+ */
+void net_flow_forget_stale(const struct net_flow_key *key)
+{
+	struct flow *flow;
+	LIST_HEAD(dead);
+
+	if (!READ_ONCE(flows))
+		return;
+	spin_lock_bh(&flows_lock);
+	flow = lookup(key, flow_hash(key));
+	if (flow && flow->sk && (connecting(flow->sk) ||
+				 (!claim_live(flow) && !takes_data(flow->sk))))
+		unlink_flow(flow, &dead);
+	spin_unlock_bh(&flows_lock);
+	free_dead(&dead);
 }
 
 /**

@@ -167,6 +167,7 @@ void net_flow_lookup(const struct net_flow_key *key, const struct sock *sk,
 int net_flow_claim(const struct net_flow_key *key, struct sock *sk,
 		   u32 origin, u32 seq, u32 rcv_nxt, bool busy,
 		   struct net_flow_state *state);
+void net_flow_forget_stale(const struct net_flow_key *key);
 int net_flow_claim_start(const struct net_flow_key *key, struct sock *sk,
 			 u32 seq);
 void net_flow_unclaim(const struct net_flow_key *key, const struct sock *sk,

@@ -443,6 +443,9 @@ unsigned int net_tcp_check(struct sk_buff *skb, struct net_packet *pkt,
 	/* TCP delivers no data of a RST. */
 	if (pkt->rst)
 		return NF_ACCEPT;
+	/* A socket connecting again: its earlier connection's entry goes. */
+	if (pkt->syn && state->hook == NF_INET_LOCAL_IN)
+		net_flow_forget_stale(&pkt->key);
 	if (pkt->syn && net_mptcp_strip(skb, pkt, policy))
 		return net_refuse(policy, NET_UNPARSED);
 	/*

@@ -148,6 +148,9 @@
 #include <unistd.h>
 
 #include <linux/if_link.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
 #include <linux/mptcp.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -272,6 +275,9 @@ static const char usage_text[] =
 	"  net_op tcp-reconnect ADDR PORT PEERPORT HEX1 HEX2\n"
 	"         first HEX|- second HEX|-: one socket, HEX1 on a first\n"
 	"         connection, HEX2 on a second one to the same peer\n"
+	"  net_op tcp-tfo-reconnect DEV ADDR PORT PEER HEX1 HEXSYN HEX2\n"
+	"         first HEX|- syn-ack HEX|- second HEX|-: as tcp-reconnect,\n"
+	"         the peer spoofed on DEV, HEXSYN in its second SYN-ACK\n"
 	"  net_op tcp-open-race ADDR PORT COUNT HEXA HEXB\n"
 	"         open-race N attempts, delivered D, ill-formed K\n"
 	"         (race skipped: 1 CPU)\n"
@@ -2283,10 +2289,6 @@ static int cmd_tcp_race(char **arg)
  * TCP repair mode (no SYN sent): its kernel then does not answer the
  * server's SYN-ACK with a reset, and the handshake is ours to complete.
  */
-#ifndef TCP_REPAIR_OFF_NO_WP
-#define TCP_REPAIR_OFF_NO_WP -1
-#endif
-
 /*
  * Connect @fd (bound) to @to in TCP repair mode, with these sequence
  * numbers: no packet is sent.  With @leave, repair mode is left (without
@@ -2570,6 +2572,154 @@ static int cmd_tcp_reconnect(char **arg)
 	return 0;
 }
 
+/* --- tcp-tfo-reconnect: the peer picks the second connection's origin ---- */
+
+#define TFO_RECONNECT_PEER_PORT 9000
+#define TFO_RECONNECT_SEQ 0x10000000	/* the peer's first byte, both times */
+#define SYN_WAIT_S 3
+#define HANDSHAKE_SETTLE_MS 100
+
+/* The ISN of the next SYN from @from to @to seen on packet socket @cap. */
+static uint32_t capture_syn(int cap, const struct sockaddr_in *from,
+			    const struct sockaddr_in *to)
+{
+	unsigned char buf[2048];
+	const struct tcphdr *th;
+	size_t off;
+	ssize_t n;
+
+	for (;;) {
+		n = recv(cap, buf, sizeof(buf), 0);
+		if (n < 0)
+			fail("recv (packet socket: no SYN)");
+		off = (size_t)(buf[0] & 0x0f) * 4;
+		if ((buf[0] >> 4) != 4 || buf[9] != IPPROTO_TCP ||
+		    (size_t)n < off + sizeof(*th))
+			continue;
+		th = (const struct tcphdr *)(buf + off);
+		if (th->th_sport == from->sin_port &&
+		    th->th_dport == to->sin_port &&
+		    (th->th_flags & (TH_SYN | TH_ACK)) == TH_SYN)
+			return ntohl(th->th_seq);
+	}
+}
+
+/* A spoofed segment from the peer (not an address of this host). */
+static void inject_spoofed(struct tcp_injector *injector,
+			   const struct sockaddr_in *from,
+			   const struct sockaddr_in *to, uint32_t seq,
+			   uint32_t ack, uint8_t flags, const struct bytes *b)
+{
+	struct tcp_segment seg = {
+		.from.v4 = *from,
+		.to.v4 = *to,
+		.seq = seq,
+		.ack = ack,
+		.flags = flags,
+		.window = 65535,
+		.data = b->data,
+		.len = b->len,
+		.send = TCP_INJECT_SPOOFED,
+	};
+
+	if (tcp_inject(injector, &seg) < 0)
+		fail("sendto (raw, spoofed)");
+}
+
+/* Connect @fd to @peer and answer its SYN: return what it sends next. */
+static uint32_t spoofed_handshake(int fd, int cap,
+				  struct tcp_injector *injector,
+				  const struct sockaddr_in *me,
+				  const struct sockaddr_in *peer,
+				  const struct bytes *data)
+{
+	uint32_t isn;
+
+	if (connect(fd, (const struct sockaddr *)peer, sizeof(*peer)) < 0 &&
+	    errno != EINPROGRESS)
+		fail("connect");
+	isn = capture_syn(cap, me, peer);
+	inject_spoofed(injector, peer, me, TFO_RECONNECT_SEQ - 1, isn + 1,
+		       TH_SYN | TH_ACK, data);
+	sleep_ms(HANDSHAKE_SETTLE_MS);
+	return isn + 1;
+}
+
+/*
+ * tcp-tfo-reconnect DEV ADDR PORT PEER HEX1 HEXSYN HEX2: the program's
+ * socket, bound to ADDR:PORT (ADDR on device DEV, whose neighbour PEER
+ * answers nothing: the peer is spoofed segments, the program's SYNs are
+ * read from DEV), connects to PEER:9000 with a real handshake and reads
+ * HEX1; it disconnects and connects the same socket again, this time with
+ * TCP_FASTOPEN_CONNECT.  The peer uses the same ISN both times and puts
+ * HEXSYN in its SYN-ACK (Fast Open data, which the client's TCP takes),
+ * so the second connection's stream begins where the first one's did,
+ * and HEX2 follows HEXSYN.  "first HEX syn-ack HEX second HEX": what the
+ * program read ("-": nothing).
+ */
+static int cmd_tcp_tfo_reconnect(char **arg)
+{
+	struct bytes first, syn_data, second, none = { .len = 0 };
+	struct bytes got1 = { NULL, 0 }, got2 = { NULL, 0 }, got3 = { NULL, 0 };
+	struct sockaddr unspec = { .sa_family = AF_UNSPEC };
+	struct sockaddr_ll link = { .sll_family = AF_PACKET,
+				    .sll_protocol = htons(ETH_P_ALL) };
+	struct timeval wait = { .tv_sec = SYN_WAIT_S };
+	size_t room1 = 0, room2 = 0, room3 = 0;
+	struct sockaddr_in me = { .sin_family = AF_INET };
+	struct sockaddr_in peer = { .sin_family = AF_INET };
+	struct tcp_injector injector;
+	uint32_t ack;
+	int cap, fd;
+
+	link.sll_ifindex = if_nametoindex(arg[0]);
+	if (!link.sll_ifindex)
+		fail_on("if_nametoindex", arg[0]);
+	if (inet_pton(AF_INET, arg[1], &me.sin_addr) != 1 ||
+	    inet_pton(AF_INET, arg[3], &peer.sin_addr) != 1)
+		usage("tcp-tfo-reconnect: ADDR and PEER are IPv4 addresses");
+	me.sin_port = htons(parse_number(arg[2], 1, 65535, "PORT"));
+	peer.sin_port = htons(TFO_RECONNECT_PEER_PORT);
+	parse_hex(arg[4], &first);
+	parse_hex(arg[5], &syn_data);
+	parse_hex(arg[6], &second);
+	cap = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, htons(ETH_P_ALL));
+	if (cap < 0)
+		fail("packet socket");
+	if (bind(cap, (struct sockaddr *)&link, sizeof(link)) < 0)
+		fail_on("bind (packet socket)", arg[0]);
+	if (setsockopt(cap, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof(wait)) < 0)
+		fail("SO_RCVTIMEO");
+	if (tcp_injector_open(&injector, AF_INET) < 0)
+		fail("raw socket");
+	fd = new_socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
+	set_option(fd, SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
+	if (bind(fd, (struct sockaddr *)&me, sizeof(me)) < 0)
+		fail("bind");
+	ack = spoofed_handshake(fd, cap, &injector, &me, &peer, &none);
+	inject_spoofed(&injector, &peer, &me, TFO_RECONNECT_SEQ, ack,
+		       TH_ACK | TH_PUSH, &first);
+	race_receive(fd, &got1, &room1);
+	if (connect(fd, &unspec, sizeof(unspec)) < 0)
+		fail("connect AF_UNSPEC");
+	set_option(fd, IPPROTO_TCP, TCP_FASTOPEN_CONNECT, 1,
+		   "TCP_FASTOPEN_CONNECT");
+	ack = spoofed_handshake(fd, cap, &injector, &me, &peer, &syn_data);
+	race_receive(fd, &got2, &room2);
+	inject_spoofed(&injector, &peer, &me,
+		       TFO_RECONNECT_SEQ + (uint32_t)syn_data.len, ack,
+		       TH_ACK | TH_PUSH, &second);
+	race_receive(fd, &got3, &room3);
+	print_bytes_read("first", &got1);
+	print_bytes_read(" syn-ack", &got2);
+	print_bytes_read(" second", &got3);
+	putchar('\n');
+	close_with_reset(fd);
+	close(cap);
+	tcp_injector_close(&injector);
+	return 0;
+}
+
 /* --- main --------------------------------------------------------------- */
 
 static const struct command {
@@ -2589,6 +2739,7 @@ static const struct command {
 	{ "tcp-race", cmd_tcp_race, 5, 0, 0 },
 	{ "tcp-open-race", cmd_tcp_open_race, 5, 0, 0 },
 	{ "tcp-reconnect", cmd_tcp_reconnect, 5, OPT_TIMEOUT, 0 },
+	{ "tcp-tfo-reconnect", cmd_tcp_tfo_reconnect, 7, OPT_TIMEOUT, 0 },
 	{ "tcp-expire", cmd_tcp_expire, 5,
 	  OPT_COMMON | OPT_PAUSE | OPT_SIGNAL_FILE | OPT_WAIT_FILE, 0 },
 	{ "tcp-tfo", cmd_tcp_tfo, 4, OPT_COMMON, 0 },

@@ -447,8 +447,8 @@ inject "tcp inject: an empty URG segment is refused, no byte taken later" \
 # bound to a device (SO_BINDTODEVICE, or a VRF) was never found: every
 # segment was checked as the start of a text, and an overlap delivered
 # 61 62 then a9.
-expect_status "a veth for a device-bound server" 0 \
-	ip link add ugva type veth peer name ugvb
+expect_eq "a veth for a device-bound server" ok \
+	"$(op veth ugva ugvb /proc/self/ns/net)"
 ip addr add 10.9.0.1/24 dev ugva
 ip link set ugva up
 ip link set ugvb up
@@ -464,6 +464,22 @@ for a in 127.0.0.1 ::1; do
 		"checked+2 dropped+1 unexpected-continuation+1 g_checked+2 g_rejected+1" \
 		"first 61c3 second -" -- tcp-reconnect $a 8080 9000 61c3 a96263
 done
+# The fifth review: the peer chooses the second connection's origin (its
+# ISN), and Fast Open data in its SYN-ACK moves the client's rcv_nxt with
+# no store, so a stale c3 still met a9 63.  A SYN for a socket that is
+# connecting drops its earlier connection's entry.  The peer is spoofed
+# on a veth with no neighbour.
+expect_eq "a veth for a spoofed peer" ok \
+	"$(op veth ugva ugvb /proc/self/ns/net)"
+ip addr add 10.7.0.1/24 dev ugva
+ip link set ugva arp off
+ip link set ugva up
+ip link set ugvb up
+run "tcp-tfo-reconnect: the peer's ISN and Fast Open data do not revive the first connection" \
+	"checked+3 dropped+1 unexpected-continuation+1 g_checked+3 g_rejected+1" \
+	"first 61c3 syn-ack 6162 second -" -- \
+	tcp-tfo-reconnect ugva 10.7.0.1 8080 10.7.0.2 61c3 6162 a963
+ip link del ugva
 inject "tcp inject: a reassembled IP fragment is refused" \
 	"fragmented+1" "got - open" 0:6162:g
 # In audit the out-of-order segment is let into the socket's queue; what

@@ -339,5 +339,13 @@ int tcp_inject(struct tcp_injector *inj, const struct tcp_segment *seg)
 	len = build_segment(inj, seg);
 	if (seg->send & TCP_INJECT_FRAGMENTS)
 		return send_fragments(inj, seg, len);
+	if (seg->send & TCP_INJECT_SPOOFED) {
+		if (inj->family != AF_INET) {
+			errno = EINVAL;
+			return -1;
+		}
+		/* Identification 0, no fragment flags: one whole datagram. */
+		return send_fragment(inj, seg, 0, 0, len, false);
+	}
 	return send_whole(inj, seg, len);
 }

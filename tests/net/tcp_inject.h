@@ -11,7 +11,8 @@
  * pseudo-header of the addresses given, so it can be made wrong on
  * purpose; the source address is given to the kernel with each segment
  * (IP_PKTINFO, IPV6_PKTINFO), so the one summed is the one sent.  It must
- * be an address of the host (any of 127.0.0.0/8 on loopback).
+ * be an address of the host (any of 127.0.0.0/8 on loopback), except with
+ * TCP_INJECT_SPOOFED (IPv4), which writes the IP header itself.
  */
 #ifndef NET_TCP_INJECT_H
 #define NET_TCP_INJECT_H
@@ -36,6 +37,8 @@
 enum {
 	TCP_INJECT_BAD_SUM = 1 << 0,	/* the checksum off by one */
 	TCP_INJECT_FRAGMENTS = 1 << 1,	/* as two IP fragments */
+	TCP_INJECT_SPOOFED = 1 << 2,	/* IPv4 only: an IP header of ours,
+					 * so @from may be any address */
 };
 
 /* An IPv4 or IPv6 address with its port, as the socket calls take it. */
