@@ -344,6 +344,25 @@ static bool reclaim_one(struct list_head *dead)
 	return false;
 }
 
+/* Undo lock_entry(): drop the lock, then free what it left. */
+static void unlock_entry(struct list_head *dead, struct flow *fresh)
+	__releases(&flows_lock)
+{
+	spin_unlock_bh(&flows_lock);
+	free_dead(dead);
+	if (fresh)
+		kmem_cache_free(flow_cache, fresh);
+}
+
+/* Under flows_lock: a segment is checked from @pos from now on. */
+static void claim_at(struct flow *flow, u32 pos)
+{
+	flow->claim = pos;
+	flow->claim_gp = get_state_synchronize_rcu();
+	flow->claimed = true;
+	touch(flow);
+}
+
 /* lock_entry() flags */
 #define ENTRY_CREATE	BIT(0)	/* make one if there is none */
 #define ENTRY_OPENS	BIT(1)	/* for data that may open the connection */
@@ -495,17 +514,11 @@ int net_flow_claim(const struct net_flow_key *key, struct sock *sk,
 		ret = -EINPROGRESS;
 		goto out;
 	}
-	flow->claim = from;
-	flow->claim_gp = get_state_synchronize_rcu();
-	flow->claimed = true;
+	claim_at(flow, from);
 	state->from = from;
 	copy_state(flow, from, state);
-	touch(flow);
 out:
-	spin_unlock_bh(&flows_lock);
-	free_dead(&dead);
-	if (fresh)
-		kmem_cache_free(flow_cache, fresh);
+	unlock_entry(&dead, fresh);
 	return ret;
 }
 
@@ -577,15 +590,9 @@ int net_flow_claim_start(const struct net_flow_key *key, struct sock *sk,
 		ret = PTR_ERR(flow);
 		goto out;
 	}
-	flow->claim = seq;
-	flow->claim_gp = get_state_synchronize_rcu();
-	flow->claimed = true;
-	touch(flow);
+	claim_at(flow, seq);
 out:
-	spin_unlock_bh(&flows_lock);
-	free_dead(&dead);
-	if (fresh)
-		kmem_cache_free(flow_cache, fresh);
+	unlock_entry(&dead, fresh);
 	return ret;
 }
 
@@ -660,10 +667,7 @@ int net_flow_store(const struct net_flow_key *key, struct sock *sk, u32 seq,
 	else if (flow->sk && !holds_after(flow, frontier) && !claim_live(flow))
 		unlink_flow(flow, &dead);
 out:
-	spin_unlock_bh(&flows_lock);
-	free_dead(&dead);
-	if (fresh)
-		kmem_cache_free(flow_cache, fresh);
+	unlock_entry(&dead, fresh);
 	return ret;
 }
 
