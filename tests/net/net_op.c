@@ -1236,45 +1236,69 @@ static void count_outcome(struct tally *t, long k, enum outcome state)
 		t->first_stalled = k;
 }
 
+/*
+ * COUNT connections (ADDR PORT COUNT HEX1 HEX2 in @arg, COUNT up to @max),
+ * each with a stream of HEX1 then HEX2 to send.
+ */
+struct connections {
+	struct tcp_pair *pair;
+	struct stream *s;
+	struct bytes first, both;
+	int listener;
+	long count;
+};
+
+static void open_connections(char **arg, long max, struct connections *c)
+{
+	struct bytes second;
+	struct endpoint ep;
+	long k;
+
+	parse_endpoint(arg[0], arg[1], &ep);
+	c->count = parse_number(arg[2], 1, max, "COUNT");
+	parse_hex(arg[3], &c->first);
+	parse_hex(arg[4], &second);
+	concatenate(&c->both, &c->first, &second);
+	raise_file_limit(2 * c->count + 16);
+	c->pair = allocate(c->count * sizeof(*c->pair));
+	c->s = allocate(c->count * sizeof(*c->s));
+	enter_recv_ns();
+	c->listener = tcp_listener(&ep, c->count);
+	enter_send_ns();
+	for (k = 0; k < c->count; k++) {
+		c->pair[k].tx = tcp_connect(&ep, SOCKET_BUFFER);
+		c->pair[k].rx = tcp_accept(c->listener);
+		stream_init(&c->s[k], &c->both);
+	}
+}
+
+static void close_connections(struct connections *c)
+{
+	long k;
+
+	for (k = 0; k < c->count; k++)
+		close_pair(&c->pair[k]);
+	close(c->listener);
+}
+
 static int cmd_tcp_many(char **arg)
 {
 	struct tally t = { .first_stalled = -1, .last_ok = -1 };
-	struct bytes first, second, both;
-	struct tcp_pair *pair;
-	struct endpoint ep;
-	struct stream *s;
-	int listener;
-	long count, k;
+	struct connections c;
+	long k;
 
-	parse_endpoint(arg[0], arg[1], &ep);
-	count = parse_number(arg[2], 1, MAX_CONNECTIONS, "COUNT");
-	parse_hex(arg[3], &first);
-	parse_hex(arg[4], &second);
-	concatenate(&both, &first, &second);
-	raise_file_limit(2 * count + 16);
-	pair = allocate(count * sizeof(*pair));
-	s = allocate(count * sizeof(*s));
-	enter_recv_ns();
-	listener = tcp_listener(&ep, count);
-	enter_send_ns();
-	for (k = 0; k < count; k++) {
-		pair[k].tx = tcp_connect(&ep, SOCKET_BUFFER);
-		pair[k].rx = tcp_accept(listener);
-		stream_init(&s[k], &both);
-	}
-	for (k = 0; k < count; k++)
-		transfer(&pair[k], &s[k], first.len,
+	open_connections(arg, MAX_CONNECTIONS, &c);
+	for (k = 0; k < c.count; k++)
+		transfer(&c.pair[k], &c.s[k], c.first.len,
 			 now_ms() + opt.timeout_ms);
 	if (opt.pause_ms)
 		sleep_ms(opt.pause_ms);
-	for (k = 0; k < count; k++)
-		count_outcome(&t, k, transfer(&pair[k], &s[k], both.len,
+	for (k = 0; k < c.count; k++)
+		count_outcome(&t, k, transfer(&c.pair[k], &c.s[k], c.both.len,
 					      now_ms() + opt.timeout_ms));
 	printf("ok-conns %d stalled-conns %d first-stalled %ld last-ok %ld\n",
 	       t.ok, t.stalled, t.first_stalled, t.last_ok);
-	for (k = 0; k < count; k++)
-		close_pair(&pair[k]);
-	close(listener);
+	close_connections(&c);
 	return 0;
 }
 
@@ -1297,42 +1321,23 @@ static void wait_for_file(const char *path)
 static int cmd_tcp_expire(char **arg)
 {
 	int reset = 0, delivered = 0, stalled = 0;
-	struct bytes first, second, both;
+	struct connections c;
 	long long burst_start;
-	struct tcp_pair *pair;
 	enum outcome state;
-	struct endpoint ep;
-	struct stream *s;
-	int listener;
-	long count, k;
+	long k;
 
-	parse_endpoint(arg[0], arg[1], &ep);
-	count = parse_number(arg[2], 1, MAX_EXPIRE_CONNECTIONS, "COUNT");
-	parse_hex(arg[3], &first);
-	parse_hex(arg[4], &second);
-	concatenate(&both, &first, &second);
-	raise_file_limit(2 * count + 16);
-	pair = allocate(count * sizeof(*pair));
-	s = allocate(count * sizeof(*s));
-	enter_recv_ns();
-	listener = tcp_listener(&ep, count);
-	enter_send_ns();
-	for (k = 0; k < count; k++) {
-		pair[k].tx = tcp_connect(&ep, SOCKET_BUFFER);
-		pair[k].rx = tcp_accept(listener);
-		stream_init(&s[k], &both);
-	}
+	open_connections(arg, MAX_EXPIRE_CONNECTIONS, &c);
 	if (opt.signal_file)
 		create_signal_file(opt.signal_file);
 	if (opt.wait_file)
 		wait_for_file(opt.wait_file);
 	burst_start = now_ms();
-	for (k = 0; k < count; k++)
-		send_some(pair[k].tx, &s[k], first.len);
+	for (k = 0; k < c.count; k++)
+		send_some(c.pair[k].tx, &c.s[k], c.first.len);
 	fprintf(stderr, "net_op: HEX1 sent on %ld connections in %lld ms\n",
-		count, now_ms() - burst_start);
-	for (k = 0; k < count; k++)
-		if (transfer(&pair[k], &s[k], first.len,
+		c.count, now_ms() - burst_start);
+	for (k = 0; k < c.count; k++)
+		if (transfer(&c.pair[k], &c.s[k], c.first.len,
 			     now_ms() + opt.timeout_ms) != ARRIVED) {
 			printf("error: connection %ld: HEX1 did not arrive\n",
 			       k);
@@ -1340,8 +1345,8 @@ static int cmd_tcp_expire(char **arg)
 		}
 	if (opt.pause_ms)
 		sleep_ms(opt.pause_ms);
-	for (k = 0; k < count; k++) {
-		state = transfer(&pair[k], &s[k], both.len,
+	for (k = 0; k < c.count; k++) {
+		state = transfer(&c.pair[k], &c.s[k], c.both.len,
 				 now_ms() + opt.timeout_ms);
 		if (state == RESET)
 			reset++;
@@ -1350,11 +1355,9 @@ static int cmd_tcp_expire(char **arg)
 		else
 			stalled++;
 	}
-	printf("conns %ld reset %d delivered %d stalled %d\n", count, reset,
+	printf("conns %ld reset %d delivered %d stalled %d\n", c.count, reset,
 	       delivered, stalled);
-	for (k = 0; k < count; k++)
-		close_pair(&pair[k]);
-	close(listener);
+	close_connections(&c);
 	return 0;
 }
 
