@@ -23,6 +23,8 @@ static const char *const op_names[FS_OP_COUNT] = {
 	[FS_OP_SYMLINK_TARGET] = "symlink-target",
 	[FS_OP_LINK] = "link",
 	[FS_OP_RENAME] = "rename",
+	[FS_OP_SUBVOL] = "subvol",
+	[FS_OP_SNAPSHOT] = "snapshot",
 };
 
 static const char *const outcome_names[FS_OUTCOME_COUNT] = {

@@ -3,6 +3,7 @@
  * utf8guard_fs.ko internals: the filesystem name-validation hook.
  *
  *	probes.c	kprobes on security_inode_*(), the refusal, self-test
+ *	module_probes.c	kprobes in filesystem modules while they are loaded
  *	idle.c		disarm the probes while nothing is to be checked
  *	check.c		what one hooked operation checks and counts
  *	settings.c	enabled, fstypes, check_symlink_target
@@ -18,6 +19,7 @@
 #include "utf8guard.h"
 
 struct kobject;
+struct pt_regs;
 struct super_block;
 
 /* Operations, as counted in fs/stats/<op>/; the names are ABI. */
@@ -29,6 +31,8 @@ enum fs_op {
 	FS_OP_SYMLINK_TARGET,
 	FS_OP_LINK,
 	FS_OP_RENAME,
+	FS_OP_SUBVOL,
+	FS_OP_SNAPSHOT,
 	FS_OP_COUNT
 };
 
@@ -83,6 +87,15 @@ unsigned int fs_probes_unhooked(void);
 u64 fs_probes_missed(void);
 const char *fs_probes_kind(void);
 void fs_probes_set_armed(bool armed);
+int fs_probe_refuse(struct pt_regs *regs, int verdict);
+
+/* module_probes.c */
+int fs_module_probes_init(void);
+void fs_module_probes_exit(void);
+int fs_module_probes_set_armed(bool armed);
+unsigned int fs_module_probes_unhooked(void);
+unsigned int fs_module_probes_count(void);
+u64 fs_module_probes_missed(void);
 
 /* idle.c */
 int fs_idle_init(void);

@@ -97,7 +97,15 @@ static bool current_is_nfsd(void)
 	       !strncmp(current->comm, "nfsd", TASK_COMM_LEN);
 }
 
-static int refuse_if(struct pt_regs *regs, int verdict)
+/**
+ * fs_probe_refuse() - make the probed function return the verdict
+ * @regs: the pre-handler's registers, at the probed function's entry
+ * @verdict: 0 to let the call run, or the error it returns instead
+ *
+ * Return: what the pre-handler returns: 1 if it changed the instruction
+ * pointer, else 0.
+ */
+int fs_probe_refuse(struct pt_regs *regs, int verdict)
 {
 	if (!verdict)
 		return 0;
@@ -132,7 +140,7 @@ static int check_in_dir(enum fs_op op, struct pt_regs *regs)
 		return 0;
 	if (!fs_check_wanted(dir->i_sb, &policy))
 		return 0;
-	return refuse_if(regs, check_dentry(op, &policy, dentry));
+	return fs_probe_refuse(regs, check_dentry(op, &policy, dentry));
 }
 
 static int pre_create(struct kprobe *p, struct pt_regs *regs)
@@ -174,7 +182,7 @@ static int pre_symlink(struct kprobe *p, struct pt_regs *regs)
 		verdict = fs_check_bytes(FS_OP_SYMLINK_TARGET, &policy,
 					 (const u8 *)target,
 					 strnlen(target, PATH_MAX));
-	return refuse_if(regs, verdict);
+	return fs_probe_refuse(regs, verdict);
 }
 
 /*
@@ -194,7 +202,8 @@ static int pre_link(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	if (!fs_check_wanted(dir->i_sb, &policy))
 		return 0;
-	return refuse_if(regs, check_dentry(FS_OP_LINK, &policy, new_dentry));
+	return fs_probe_refuse(regs,
+			       check_dentry(FS_OP_LINK, &policy, new_dentry));
 }
 
 /*
@@ -224,7 +233,7 @@ static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	if (!fs_check_wanted(new_dir->i_sb, &policy))
 		return 0;
-	return refuse_if(regs, check_dentry(FS_OP_RENAME, &policy,
+	return fs_probe_refuse(regs, check_dentry(FS_OP_RENAME, &policy,
 					    new_dentry));
 }
 
@@ -277,14 +286,15 @@ static void health_check(struct work_struct *work);
 static DECLARE_DELAYED_WORK(health_work, health_check);
 #define HEALTH_INTERVAL (10 * HZ)
 
+/* The six, plus one per filesystem module probed (module_probes.c). */
 unsigned int fs_probes_count(void)
 {
-	return PROBE_COUNT;
+	return PROBE_COUNT + fs_module_probes_count();
 }
 
 u64 fs_probes_missed(void)
 {
-	u64 sum = 0;
+	u64 sum = fs_module_probes_missed();
 	unsigned int k;
 
 	for (k = 0; k < PROBE_COUNT; k++)
@@ -307,7 +317,8 @@ static bool canary_passes(int (*hooked)(struct inode *, struct dentry *,
 /*
  * How many probes are not in effect.  A probe the kernel marked disabled
  * or gone is not; if the canary gets through both probed functions it
- * calls, kprobes are disarmed as a whole and none is.
+ * calls, kprobes are disarmed as a whole and none is.  The probes of
+ * loaded filesystem modules count too.
  */
 static unsigned int self_test(void)
 {
@@ -321,7 +332,8 @@ static unsigned int self_test(void)
 	create_ok = canary_passes(security_inode_create);
 	mkdir_ok = canary_passes(security_inode_mkdir);
 	if (!create_ok && !mkdir_ok)
-		return PROBE_COUNT;
+		return fs_probes_count();
+	unhooked = fs_module_probes_unhooked();
 	for (k = 0; k < PROBE_COUNT; k++) {
 		struct kprobe *p = &probes[k];
 
@@ -339,10 +351,10 @@ static void report_health(unsigned int unhooked, u64 missed)
 	if (unhooked != last_unhooked) {
 		if (unhooked)
 			pr_err("%u of %u hooks are not in effect (kprobes disarmed? see /sys/kernel/debug/kprobes/enabled and sysctl kernel.ftrace_enabled): new names are NOT checked\n",
-			       unhooked, PROBE_COUNT);
+			       unhooked, fs_probes_count());
 		else
 			pr_notice("all %u hooks are in effect again\n",
-				  PROBE_COUNT);
+				  fs_probes_count());
 		last_unhooked = unhooked;
 	}
 	if (missed != last_missed) {
@@ -380,24 +392,26 @@ unsigned int fs_probes_unhooked(void)
 void fs_probes_set_armed(bool armed)
 {
 	unsigned int k;
-	int ret = 0;
+	int err, ret = 0;
 
 	mutex_lock(&health_mutex);
 	if (armed == !disarmed)
 		goto out;
 	for (k = 0; k < PROBE_COUNT; k++) {
-		int err = armed ? enable_kprobe(&probes[k]) :
-				  disable_kprobe(&probes[k]);
-
+		err = armed ? enable_kprobe(&probes[k]) :
+			      disable_kprobe(&probes[k]);
 		if (err && !ret)
 			ret = err;
 	}
+	err = fs_module_probes_set_armed(armed);
+	if (err && !ret)
+		ret = err;
 	disarmed = !armed;
 	if (ret)
 		pr_err("%s the probes: error %d\n",
 		       armed ? "cannot arm" : "cannot disarm", ret);
 	else
-		pr_info("%u probes %s\n", PROBE_COUNT,
+		pr_info("%u probes %s\n", fs_probes_count(),
 			armed ? "armed: new names are checked again" :
 				"disarmed (mode off or fs/enabled 0): they cost nothing until names are to be checked again");
 	if (armed)
@@ -485,6 +499,14 @@ int fs_probes_init(void)
 		canary_exit();
 		return -EBUSY;
 	}
+	ret = fs_module_probes_init();
+	if (ret) {
+		pr_err("cannot watch for filesystem modules: error %d; not loading\n",
+		       ret);
+		unregister_probes(PROBE_COUNT);
+		canary_exit();
+		return ret;
+	}
 	last_missed = fs_probes_missed();
 	schedule_delayed_work(&health_work, HEALTH_INTERVAL);
 	return 0;
@@ -494,6 +516,7 @@ int fs_probes_init(void)
 void fs_probes_exit(void)
 {
 	cancel_delayed_work_sync(&health_work);
+	fs_module_probes_exit();
 	unregister_probes(PROBE_COUNT);
 	canary_exit();
 }

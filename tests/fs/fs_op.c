@@ -17,9 +17,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <linux/btrfs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -191,6 +194,63 @@ static int op_rename_exchange(char **name)
 	return rename_flags(name, RENAME_EXCHANGE);
 }
 
+/*
+ * btrfs subvolumes and snapshots, by ioctl on DIR (".", the parent): the
+ * new name in the ioctl's arguments, a snapshot's source by its fd.
+ */
+static int btrfs_create(unsigned long request, int v2, const char *source,
+			const char *new_name)
+{
+	struct btrfs_ioctl_vol_args args;
+	struct btrfs_ioctl_vol_args_v2 args2;
+	int dir, src = -1, err = 0;
+
+	memset(&args, 0, sizeof(args));
+	memset(&args2, 0, sizeof(args2));
+	if (strlen(new_name) > (v2 ? BTRFS_SUBVOL_NAME_MAX : BTRFS_PATH_NAME_MAX))
+		return ENAMETOOLONG;
+	strcpy(v2 ? args2.name : args.name, new_name);
+	dir = open(".", O_RDONLY | O_DIRECTORY);
+	if (dir < 0)
+		return errno;
+	if (source) {
+		src = open(source, O_RDONLY | O_DIRECTORY);
+		if (src < 0) {
+			err = errno;
+			close(dir);
+			return err;
+		}
+		args.fd = src;
+		args2.fd = src;
+	}
+	if (ioctl(dir, request, v2 ? (void *)&args2 : (void *)&args) < 0)
+		err = errno;
+	if (src >= 0)
+		close(src);
+	close(dir);
+	return err;
+}
+
+static int op_subvol(char **name)
+{
+	return btrfs_create(BTRFS_IOC_SUBVOL_CREATE, 0, NULL, name[0]);
+}
+
+static int op_subvol_v2(char **name)
+{
+	return btrfs_create(BTRFS_IOC_SUBVOL_CREATE_V2, 1, NULL, name[0]);
+}
+
+static int op_snapshot(char **name)
+{
+	return btrfs_create(BTRFS_IOC_SNAP_CREATE, 0, name[0], name[1]);
+}
+
+static int op_snapshot_v2(char **name)
+{
+	return btrfs_create(BTRFS_IOC_SNAP_CREATE_V2, 1, name[0], name[1]);
+}
+
 /* Existing names.  O_NONBLOCK: opening a FIFO must not hang. */
 static int op_open(char **name)
 {
@@ -357,6 +417,14 @@ static const struct operation {
 	  "OLDHEX NEWHEX" },
 	{ "rename-exchange", op_rename_exchange, 2, { HEX, HEX }, 0,
 	  "HEX1 HEX2" },
+	{ "subvol", op_subvol, 1, { HEX }, 0,
+	  "HEX  btrfs BTRFS_IOC_SUBVOL_CREATE in DIR" },
+	{ "subvol-v2", op_subvol_v2, 1, { HEX }, 0,
+	  "HEX  btrfs BTRFS_IOC_SUBVOL_CREATE_V2" },
+	{ "snapshot", op_snapshot, 2, { HEX, HEX }, 0,
+	  "SRCHEX NEWHEX  btrfs BTRFS_IOC_SNAP_CREATE of subvolume SRC" },
+	{ "snapshot-v2", op_snapshot_v2, 2, { HEX, HEX }, 0,
+	  "SRCHEX NEWHEX  btrfs BTRFS_IOC_SNAP_CREATE_V2" },
 	{ "open", op_open, 1, { HEX }, 0, "HEX  open(O_RDONLY) an existing name" },
 	{ "stat", op_stat, 1, { HEX }, 0, "HEX  lstat()" },
 	{ "readdir", op_readdir, 0, { 0 }, 1,
@@ -375,13 +443,14 @@ static void usage(const char *why)
 
 	if (why)
 		fprintf(stderr, "fs_op: %s\n", why);
-	fprintf(stderr, "usage: fs_op OPERATION DIR [ARG...]\n");
+	fprintf(stderr, "usage: fs_op [--as-uid UID] OPERATION DIR [ARG...]\n");
 	for (k = 0; k < ARRAY_SIZE(operations); k++)
 		fprintf(stderr, "  fs_op %-16s DIR %s\n", operations[k].name,
 			operations[k].help);
 	fprintf(stderr,
 		"HEX: the bytes of a name (no 00), e.g. c0ae2e; DIR is entered first.\n"
-		"Prints \"ok\" or the errno name; exit 0 if the operation was attempted.\n");
+		"Prints \"ok\" or the errno name; exit 0 if the operation was attempted.\n"
+		"--as-uid: drop to that uid and gid, with no groups, first.\n");
 	exit(2);
 }
 
@@ -394,6 +463,16 @@ int main(int argc, char **argv)
 	size_t k, len, where;
 	int err;
 
+	if (argc > 2 && !strcmp(argv[1], "--as-uid")) {
+		uid_t uid = (uid_t)strtoul(argv[2], NULL, 10);
+
+		if (setgroups(0, NULL) || setgid(uid) || setuid(uid)) {
+			perror("fs_op: --as-uid");
+			return 1;
+		}
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc < 3)
 		usage(NULL);
 	for (k = 0; k < ARRAY_SIZE(operations); k++)

@@ -112,14 +112,17 @@ prepare() {
 	# The filesystems of the fs hook suite: an empty ext4 image
 	# (loop-mounted in the guest), a fresh host directory shared over 9p,
 	# and on the stock kernel the modules they need.
-	rm -f "$out/ext4.img"
+	rm -f "$out/ext4.img" "$out/btrfs.img"
 	mkfs.ext4 -q -F "$out/ext4.img" 64M
+	# btrfs: mixed block groups, below the 114 MB of the default layout.
+	truncate -s 64M "$out/btrfs.img"
+	mkfs.btrfs -q -f --mixed "$out/btrfs.img" >/dev/null
 	rm -rf "$out/9p-share"
 	mkdir -p "$out/9p-share"
 	tree_args=()
 	if [ "$kind" = stock ]; then
 		"$vm/stock-modules.sh" "$("${stock_kernel[@]}" --version)" \
-			"$out/stock-modules" crc32c_generic ext4 loop 9p 9pnet_virtio \
+			"$out/stock-modules" crc32c_generic ext4 btrfs loop 9p 9pnet_virtio \
 			virtio_pci nf_defrag_ipv4 nf_defrag_ipv6 \
 			nf_reject_ipv4 nf_reject_ipv6 veth
 		# utf8guardctl's suite: the modules and the CLI as `make install
@@ -160,6 +163,7 @@ prepare() {
 	files+=(--file "$top/tests/module/integration_test.sh:/utf8guard/tools/"
 		--file "$top/tests/module/cli_admin_test.sh:/utf8guard/tools/"
 		--file "$top/tests/fs/fs_hook_test.sh:/utf8guard/tools/"
+		--file "$top/tests/fs/fs_btrfs_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/nf_hook_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/nf_race_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/tcp_fuzz_test.sh:/utf8guard/tools/"
@@ -167,6 +171,7 @@ prepare() {
 		--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard:/utf8guard/tools/"
 		--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard-fs:/utf8guard/tools/"
 		--file "$out/ext4.img:/utf8guard/")
+	[ "$kind" != stock ] || files+=(--file "$out/btrfs.img:/utf8guard/")
 	if [ "$kind" = stock ]; then
 		"$vm/make-initramfs.sh" "$out/initrd-1.cpio.gz" \
 			--run "$here/guest-run-stock-kernel.sh" "${files[@]}" "${tree_args[@]}"

@@ -1,0 +1,156 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# fs_btrfs_test.sh MODDIR TOOLDIR - utf8guard_fs.ko on btrfs subvolumes
+# and snapshots, in a VM of a Debian kernel (btrfs.ko is a module there).
+#
+# btrfs_mksubvol() passes none of the security_inode_*() hooks, and its
+# ioctls need no capability: utf8guard_fs.ko probes it while btrfs.ko is
+# loaded (kernel/fs/module_probes.c).  Checks, as root and as uid 1000,
+# with each ioctl (BTRFS_IOC_SUBVOL_CREATE, _SNAP_CREATE and their _V2):
+# bad names are refused with EILSEQ, nothing appears, and each refusal is
+# counted once in fs/stats/subvol or fs/stats/snapshot; good names are
+# created.  Then the probe's life: btrfs loaded before utf8guard_fs.ko
+# (probed at load) and after it (probed by the module notifier, also
+# while the probes are disarmed in mode off), unloaded (probe gone),
+# utf8guard_fs.ko unloaded (probe gone, btrfs unaffected); audit mode; an
+# existing bad-named subvolume stays usable.
+# Needs /utf8guard/btrfs.img (an empty mixed-mode btrfs, vm-suite.sh).
+set -u
+mods=${1:?module dir}
+tools=${2:?tool dir}
+# shellcheck source=../lib/assert.sh
+. /utf8guard/assert.sh
+# shellcheck source=../vm/vm-lib.sh
+. /utf8guard/vm-lib.sh
+sys=/sys/kernel/utf8guard
+fs=$sys/fs
+fsop=$tools/fs_op
+gw=$tools/guest_write
+mnt=/mnt/btrfs
+BAD="c0ae2e 61ff62 eda080"	# overlong "/.", an invalid byte, a surrogate
+GOOD=636166c3a9			# "café"
+
+setmode() { set_file $sys/mode "$1"; }
+count() { cat "$fs/stats/$1/$2"; }
+# probe_state: the btrfs_mksubvol line of debugfs kprobes/list, as
+# "absent", "armed" or "disabled".
+probe_state() {
+	ps_line=$(grep ' btrfs_mksubvol+0x[0-9a-f]* ' /sys/kernel/debug/kprobes/list)
+	case $ps_line in
+	'') echo absent ;;
+	*DISABLED*) echo disabled ;;
+	*) echo armed ;;
+	esac
+}
+# wait_probe STATE: up to 10 s for probe_state to say STATE; prints it.
+wait_probe() {
+	wp_n=0
+	while [ "$(probe_state)" != "$1" ] && [ $wp_n -lt 20 ]; do
+		sleep 0.5
+		wp_n=$((wp_n + 1))
+	done
+	probe_state
+}
+# listing DIR: the entries of DIR as hex, one line.
+listing() { "$fsop" readdir "$1" | tr '\n' ' '; }
+mount_btrfs() {
+	expect_status "mount btrfs ($1)" 0 \
+		mount -t btrfs -o loop /utf8guard/btrfs.img $mnt
+}
+
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+modprobe loop
+expect_status "modprobe btrfs" 0 modprobe btrfs
+expect_status "insmod utf8guard.ko" 0 insmod "$mods/utf8guard.ko"
+expect_status "insmod utf8guard_fs.ko with btrfs loaded" 0 \
+	insmod "$mods/utf8guard_fs.ko"
+expect_eq "btrfs_mksubvol probed at load" armed "$(probe_state)"
+expect_eq "fs/unhooked with btrfs loaded" 0 "$(cat $fs/unhooked)"
+setmode enforce
+mkdir -p $mnt
+mount_btrfs "probed at load"
+mkdir $mnt/root $mnt/user
+chown 1000:1000 $mnt/user
+
+# create_all WHO DIR [--as-uid UID]: every ioctl with every bad name, then
+# a good one, in DIR.
+create_all() {
+	ca_who=$1
+	ca_dir=$2
+	shift 2
+	expect_eq "$ca_who: subvolume 'src' created" ok \
+		"$("$fsop" "$@" subvol "$ca_dir" 737263)"
+	for ca_op in subvol subvol-v2 snapshot snapshot-v2; do
+		case $ca_op in
+		subvol*) ca_counter=subvol ca_src= ;;
+		*) ca_counter=snapshot ca_src=737263 ;;
+		esac
+		for ca_bad in $BAD; do
+			ca_before=$(listing "$ca_dir")
+			ca_r0=$(count $ca_counter rejected)
+			ca_c0=$(count $ca_counter checked)
+			expect_eq "$ca_who: $ca_op $ca_bad refused" EILSEQ \
+				"$("$fsop" "$@" $ca_op "$ca_dir" $ca_src $ca_bad)"
+			expect_eq "$ca_who: $ca_op $ca_bad created nothing" \
+				"$ca_before" "$(listing "$ca_dir")"
+			expect_eq "$ca_who: $ca_op $ca_bad counted once" \
+				"$((ca_r0 + 1)) $((ca_c0 + 1))" \
+				"$(count $ca_counter rejected) $(count $ca_counter checked)"
+		done
+		ca_good=$GOOD$(hex "$ca_op")
+		expect_eq "$ca_who: $ca_op of a good name" ok \
+			"$("$fsop" "$@" $ca_op "$ca_dir" $ca_src $ca_good)"
+		expect_eq "$ca_who: $ca_op's subvolume exists" ok \
+			"$("$fsop" "$@" stat "$ca_dir" $ca_good)"
+	done
+}
+create_all root $mnt/root
+create_all "uid 1000" $mnt/user --as-uid 1000
+
+# audit: allowed and counted.
+setmode audit
+a0=$(count subvol audited)
+expect_eq "audit: bad subvolume allowed" ok "$("$fsop" subvol $mnt/root c0af)"
+expect_eq "audit: counted" $((a0 + 1)) "$(count subvol audited)"
+setmode enforce
+# An existing bad-named subvolume stays usable: a file in it, and a rename
+# of it to a good name.
+expect_eq "existing bad subvolume: create inside" ok \
+	"$("$fsop" create $mnt/root/"$(printf '\300\257')" 61)"
+expect_eq "existing bad subvolume: rename to a good name" ok \
+	"$("$fsop" rename $mnt/root c0af 676f6f64)"
+
+# btrfs unloaded: the probe goes with it; loaded again: probed by the
+# notifier.  The second time with the probes disarmed in mode off: it
+# comes disarmed, and arming it with the rest makes it refuse again.
+expect_status "umount btrfs" 0 umount $mnt
+expect_status "rmmod btrfs" 0 rmmod btrfs
+expect_eq "btrfs unloaded: no probe" absent "$(probe_state)"
+expect_eq "btrfs unloaded: fs/unhooked" 0 "$(cat $fs/unhooked)"
+expect_status "modprobe btrfs after utf8guard_fs.ko" 0 modprobe btrfs
+expect_eq "btrfs loaded later: probed by the notifier" armed "$(probe_state)"
+mount_btrfs "probed by the notifier"
+expect_eq "notifier probe refuses" EILSEQ "$("$fsop" subvol $mnt/root c0ae2e)"
+expect_status "umount btrfs" 0 umount $mnt
+expect_status "rmmod btrfs" 0 rmmod btrfs
+setmode off
+expect_eq "mode off: probes disarmed" "6 disabled 6" "$(wait_fs_probes "6 disabled 6")"
+expect_status "modprobe btrfs while disarmed" 0 modprobe btrfs
+expect_eq "btrfs loaded while disarmed: probe disarmed" disabled "$(probe_state)"
+expect_eq "disarmed on purpose: fs/unhooked" 0 "$(cat $fs/unhooked)"
+setmode enforce
+expect_eq "enforce: btrfs probe armed" armed "$(probe_state)"
+mount_btrfs "probe armed again"
+expect_eq "armed again: refuses" EILSEQ "$("$fsop" subvol $mnt/root c0ae2e)"
+expect_eq "armed again: good name" ok "$("$fsop" subvol $mnt/root 6f6b)"
+expect_eq "fs/unhooked at the end" 0 "$(cat $fs/unhooked)"
+
+# utf8guard_fs.ko unloaded: its probe goes; btrfs goes on working.
+expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
+expect_eq "utf8guard_fs unloaded: no probe" absent "$(probe_state)"
+expect_eq "utf8guard_fs unloaded: btrfs unchecked" ok \
+	"$("$fsop" subvol $mnt/root c0ae2e)"
+expect_status "umount btrfs" 0 umount $mnt
+expect_status "rmmod btrfs" 0 rmmod btrfs
+expect_status "rmmod utf8guard" 0 rmmod utf8guard
+finish_tests
