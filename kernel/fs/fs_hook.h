@@ -4,6 +4,8 @@
  *
  *	probes.c	kprobes on security_inode_*(), the refusal, self-test
  *	module_probes.c	kprobes in filesystem modules while they are loaded
+ *	btrfs.c		btrfs subvolume and snapshot names
+ *	overlay.c	overlayfs's own renames and links on its upper layer
  *	idle.c		disarm the probes while nothing is to be checked
  *	check.c		what one hooked operation checks and counts
  *	settings.c	enabled, fstypes, check_symlink_target
@@ -18,7 +20,10 @@
 
 #include "utf8guard.h"
 
+struct dentry;
 struct kobject;
+struct kprobe;
+struct kretprobe_instance;
 struct pt_regs;
 struct super_block;
 
@@ -96,6 +101,24 @@ int fs_module_probes_set_armed(bool armed);
 unsigned int fs_module_probes_unhooked(void);
 unsigned int fs_module_probes_count(void);
 u64 fs_module_probes_missed(void);
+
+/* btrfs.c: the probe handler */
+int fs_btrfs_mksubvol(struct kprobe *p, struct pt_regs *regs);
+
+/* overlay.c: the probe handlers, and what the hooks ask */
+int fs_overlay_copy_up_entry(struct kretprobe_instance *ri,
+			     struct pt_regs *regs);
+int fs_overlay_copy_up_return(struct kretprobe_instance *ri,
+			      struct pt_regs *regs);
+int fs_overlay_copy_up_end(struct kprobe *p, struct pt_regs *regs);
+int fs_overlay_whiteout(struct kprobe *p, struct pt_regs *regs);
+bool fs_overlay_internal(const struct dentry *new_dentry, enum fs_op op,
+			 const struct utf8guard_policy *policy);
+void fs_overlay_judged(const struct super_block *sb,
+		       const struct dentry *dentry,
+		       const struct utf8guard_policy *policy);
+bool fs_overlay_copying_up(void);
+void fs_overlay_forget(void);
 
 /* idle.c */
 int fs_idle_init(void);

@@ -1,21 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Probes in filesystem modules: paths that create a name without passing
- * any of the security_inode_*() hooks, in code that is only there while
- * its module is loaded.  Today one: btrfs_mksubvol(), which every btrfs
- * subvolume and snapshot ioctl reaches (BTRFS_IOC_SUBVOL_CREATE,
- * BTRFS_IOC_SNAP_CREATE and their _V2 variants; no capability needed).
+ * Probes in filesystem modules, registered while the module is loaded:
+ * - btrfs.ko: btrfs_mksubvol(), where every subvolume and snapshot ioctl
+ *   creates its name without any security_inode_*() hook (btrfs.c);
+ * - overlay.ko: copy-up and whiteout, to recognise overlayfs's own
+ *   renames and links on its upper layer (overlay.c).
  * Documentation/filesystem-hook-design.rst has the inventory.
  *
- * A module notifier registers the probe at MODULE_STATE_COMING, before
- * the module's init has registered its filesystem, so no mount exists
- * without it; it unregisters at MODULE_STATE_GOING.  A module already
- * loaded when utf8guard_fs.ko loads is probed at once.  A probe that
- * cannot be registered while its module is loaded is counted in
- * fs/unhooked and logged: the module itself still loads, so that no
- * existing filesystem becomes unmountable.
+ * A module notifier registers a module's probes at MODULE_STATE_COMING,
+ * before the module's init has registered its filesystem, so no mount
+ * exists without them; they go at MODULE_STATE_GOING.  A module already
+ * loaded when utf8guard_fs.ko loads is probed at once.  A module's probes
+ * are registered all together or not at all.  When they cannot be, the
+ * module itself still loads (no filesystem becomes unmountable) and the
+ * log says so; where that leaves names unchecked (btrfs), fs/unhooked
+ * counts it.  Without overlay.ko's probes, names are still checked: only
+ * legacy names cannot be copied up, as before.
  *
- * The kprobe holds no reference on the module, which can be unloaded as
+ * The probes hold no reference on the module, which can be unloaded as
  * usual.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -25,129 +27,174 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
-#include <linux/path.h>
-#include <linux/ptrace.h>
 #include <linux/string.h>
 
 #include "fs_hook.h"
 
 struct module_probe {
-	const char *module;	/* module name, as in /sys/module/ */
 	const char *symbol;	/* "module:function", for kallsyms */
+	/* A kprobe with pre_handler, or a kretprobe with ret_handler. */
 	kprobe_pre_handler_t pre_handler;
-	struct kprobe kp;
-	bool loaded;		/* the module is coming or live */
-	bool registered;	/* kp is registered */
+	kretprobe_handler_t entry_handler;
+	kretprobe_handler_t ret_handler;
+	size_t data_size;
+	struct kretprobe rp;	/* rp.kp is the kprobe of both kinds */
+	bool registered;
 	u64 missed_before;	/* nmissed of earlier registrations */
 };
 
-/*
- * static noinline int btrfs_mksubvol(const struct path *parent,
- *				      struct mnt_idmap *idmap,
- *				      const char *name, int namelen,
- *				      struct btrfs_root *snap_src,
- *				      bool readonly);
- * (6.1: struct user_namespace *mnt_userns.)  name is a kernel copy;
- * snap_src is NULL for a new subvolume.  Nothing is locked or allocated
- * yet at its entry, so a refusal there only unwinds the ioctl.
- */
-static int pre_mksubvol(struct kprobe *p, struct pt_regs *regs)
-{
-	const struct path *parent =
-		(const struct path *)regs_get_kernel_argument(regs, 0);
-	const u8 *name = (const u8 *)regs_get_kernel_argument(regs, 2);
-	int namelen = (int)regs_get_kernel_argument(regs, 3);
-	bool snapshot = regs_get_kernel_argument(regs, 4) != 0;
-	struct utf8guard_policy policy;
+struct probed_module {
+	const char *name;	/* as in /sys/module/ */
+	bool checks_names;	/* without its probes, names go unchecked */
+	const char *without;	/* the log's words for what is lost */
+	struct module_probe *probes;
+	unsigned int count;
+	bool loaded;		/* coming or live */
+	bool registered;	/* all its probes are */
+};
 
-	if (namelen < 0)
-		return 0;
-	if (!fs_check_wanted(parent->dentry->d_sb, &policy))
-		return 0;
-	return fs_probe_refuse(regs, fs_check_bytes(snapshot ? FS_OP_SNAPSHOT :
-								 FS_OP_SUBVOL,
-						    &policy, name, namelen));
-}
-
-/* Never called: keeps the kprobe from being jump-optimized (probes.c). */
+/* Never called: keeps a kprobe from being jump-optimized (probes.c). */
 static void keep_unoptimized(struct kprobe *p, struct pt_regs *regs,
 			     unsigned long flags)
 {
 }
 
-static struct module_probe module_probes[] = {
+static struct module_probe btrfs_probes[] = {
+	{ .symbol = "btrfs:btrfs_mksubvol", .pre_handler = fs_btrfs_mksubvol },
+};
+
+static struct module_probe overlay_probes[] = {
 	{
-		.module = "btrfs",
-		.symbol = "btrfs:btrfs_mksubvol",
-		.pre_handler = pre_mksubvol,
+		.symbol = "overlay:ovl_copy_up_start",
+		.entry_handler = fs_overlay_copy_up_entry,
+		.ret_handler = fs_overlay_copy_up_return,
+		.data_size = sizeof(void *),
+	},
+	{ .symbol = "overlay:ovl_copy_up_end",
+	  .pre_handler = fs_overlay_copy_up_end },
+	{ .symbol = "overlay:ovl_cleanup_and_whiteout",
+	  .pre_handler = fs_overlay_whiteout },
+};
+
+static struct probed_module modules[] = {
+	{
+		.name = "btrfs",
+		.checks_names = true,
+		.without = "btrfs subvolume and snapshot names are NOT checked (counted in fs/unhooked)",
+		.probes = btrfs_probes,
+		.count = ARRAY_SIZE(btrfs_probes),
+	},
+	{
+		.name = "overlay",
+		.without = "overlayfs cannot copy up or delete lower-layer files whose names the policy refuses",
+		.probes = overlay_probes,
+		.count = ARRAY_SIZE(overlay_probes),
 	},
 };
 
-/* Serialises the notifier, arming and the self-test over module_probes. */
+/* Serialises the notifier, arming and the self-test over modules[]. */
 static DEFINE_MUTEX(module_probes_mutex);
 static bool module_probes_armed = true;
 
-static void probe_register(struct module_probe *mp)
+/* Concurrent kretprobe calls in flight, per probe (sleeping callers). */
+#define KRETPROBE_MAXACTIVE	64
+
+static int probe_register(struct module_probe *mp)
 {
-	struct kprobe *kp = &mp->kp;
 	int ret;
 
-	lockdep_assert_held(&module_probes_mutex);
-	if (mp->registered)
-		return;
-	/* A kprobe is registered again from a clean state. */
-	*kp = (struct kprobe) {
-		.symbol_name = mp->symbol,
-		.pre_handler = mp->pre_handler,
-		.post_handler = keep_unoptimized,
-		.flags = module_probes_armed ? 0 : KPROBE_FLAG_DISABLED,
+	/* A probe is registered again from a clean state. */
+	mp->rp = (struct kretprobe) {
+		.kp.symbol_name = mp->symbol,
+		.kp.flags = module_probes_armed ? 0 : KPROBE_FLAG_DISABLED,
 	};
-	ret = register_kprobe(kp);
-	if (ret) {
-		pr_err("cannot probe %s: error %d; names it creates are NOT checked (counted in fs/unhooked)\n",
-		       mp->symbol, ret);
-		return;
+	if (mp->ret_handler) {
+		mp->rp.entry_handler = mp->entry_handler;
+		mp->rp.handler = mp->ret_handler;
+		mp->rp.data_size = mp->data_size;
+		mp->rp.maxactive = KRETPROBE_MAXACTIVE;
+		ret = register_kretprobe(&mp->rp);
+	} else {
+		mp->rp.kp.pre_handler = mp->pre_handler;
+		mp->rp.kp.post_handler = keep_unoptimized;
+		ret = register_kprobe(&mp->rp.kp);
 	}
-	mp->registered = true;
-	pr_info("probed %s: its new names are checked\n", mp->symbol);
+	mp->registered = !ret;
+	return ret;
 }
 
 static void probe_unregister(struct module_probe *mp)
 {
-	lockdep_assert_held(&module_probes_mutex);
 	if (!mp->registered)
 		return;
-	unregister_kprobe(&mp->kp);
-	mp->missed_before += mp->kp.nmissed;
+	if (mp->ret_handler) {
+		unregister_kretprobe(&mp->rp);
+		mp->missed_before += mp->rp.nmissed;
+	} else {
+		unregister_kprobe(&mp->rp.kp);
+	}
+	mp->missed_before += mp->rp.kp.nmissed;
 	mp->registered = false;
 }
 
-static struct module_probe *probe_of(const struct module *mod)
+static void module_unprobe(struct probed_module *pm)
 {
 	unsigned int k;
 
-	for (k = 0; k < ARRAY_SIZE(module_probes); k++)
-		if (!strcmp(mod->name, module_probes[k].module))
-			return &module_probes[k];
+	lockdep_assert_held(&module_probes_mutex);
+	for (k = 0; k < pm->count; k++)
+		probe_unregister(&pm->probes[k]);
+	pm->registered = false;
+}
+
+static void module_probe(struct probed_module *pm)
+{
+	unsigned int k;
+	int ret = 0;
+
+	lockdep_assert_held(&module_probes_mutex);
+	if (pm->registered)
+		return;
+	for (k = 0; k < pm->count && !ret; k++)
+		ret = probe_register(&pm->probes[k]);
+	if (ret) {
+		pr_err("cannot probe %s: error %d; %s\n",
+		       pm->probes[k - 1].symbol, ret, pm->without);
+		module_unprobe(pm);
+		return;
+	}
+	pm->registered = true;
+	pr_info("probed %s (%u %s)\n", pm->name, pm->count,
+		pm->count == 1 ? "probe" : "probes");
+}
+
+static struct probed_module *probed_module_of(const char *name)
+{
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(modules); k++)
+		if (!strcmp(name, modules[k].name))
+			return &modules[k];
 	return NULL;
 }
 
 static int module_changed(struct notifier_block *nb, unsigned long state,
 			  void *data)
 {
-	struct module_probe *mp = probe_of(data);
+	struct probed_module *pm =
+		probed_module_of(((struct module *)data)->name);
 
-	if (!mp)
+	if (!pm)
 		return NOTIFY_DONE;
 	mutex_lock(&module_probes_mutex);
 	switch (state) {
 	case MODULE_STATE_COMING:
-		mp->loaded = true;
-		probe_register(mp);
+		pm->loaded = true;
+		module_probe(pm);
 		break;
 	case MODULE_STATE_GOING:
-		probe_unregister(mp);
-		mp->loaded = false;
+		module_unprobe(pm);
+		pm->loaded = false;
 		break;
 	}
 	mutex_unlock(&module_probes_mutex);
@@ -197,13 +244,13 @@ int fs_module_probes_init(void)
 	if (ret)
 		return ret;
 	mutex_lock(&module_probes_mutex);
-	for (k = 0; k < ARRAY_SIZE(module_probes); k++) {
-		struct module_probe *mp = &module_probes[k];
+	for (k = 0; k < ARRAY_SIZE(modules); k++) {
+		struct probed_module *pm = &modules[k];
 
-		if (mp->registered || !module_loaded(mp->module))
+		if (pm->registered || !module_loaded(pm->name))
 			continue;
-		mp->loaded = true;
-		probe_register(mp);
+		pm->loaded = true;
+		module_probe(pm);
 	}
 	mutex_unlock(&module_probes_mutex);
 	return 0;
@@ -216,94 +263,111 @@ void fs_module_probes_exit(void)
 
 	unregister_module_notifier(&module_notifier);
 	mutex_lock(&module_probes_mutex);
-	for (k = 0; k < ARRAY_SIZE(module_probes); k++) {
-		probe_unregister(&module_probes[k]);
-		module_probes[k].loaded = false;
+	for (k = 0; k < ARRAY_SIZE(modules); k++) {
+		module_unprobe(&modules[k]);
+		modules[k].loaded = false;
 	}
 	mutex_unlock(&module_probes_mutex);
+	fs_overlay_forget();
 }
 
 /**
  * fs_module_probes_set_armed() - arm or disarm the registered probes
  * @armed: as fs_probes_set_armed()
  *
- * Probes registered later start in the same state.
+ * Probes registered later start in the same state.  Marks that disarmed
+ * probes may have left behind are forgotten.
  *
  * Return: 0, or the first error of enable_kprobe() / disable_kprobe().
  */
 int fs_module_probes_set_armed(bool armed)
 {
-	unsigned int k;
+	unsigned int k, p;
 	int ret = 0;
 
 	mutex_lock(&module_probes_mutex);
 	module_probes_armed = armed;
-	for (k = 0; k < ARRAY_SIZE(module_probes); k++) {
-		struct module_probe *mp = &module_probes[k];
-		int err;
+	for (k = 0; k < ARRAY_SIZE(modules); k++) {
+		for (p = 0; p < modules[k].count; p++) {
+			struct module_probe *mp = &modules[k].probes[p];
+			int err;
 
-		if (!mp->registered)
-			continue;
-		err = armed ? enable_kprobe(&mp->kp) : disable_kprobe(&mp->kp);
-		if (err && !ret)
-			ret = err;
+			if (!mp->registered)
+				continue;
+			err = armed ? enable_kprobe(&mp->rp.kp) :
+				      disable_kprobe(&mp->rp.kp);
+			if (err && !ret)
+				ret = err;
+		}
 	}
 	mutex_unlock(&module_probes_mutex);
+	fs_overlay_forget();
 	return ret;
 }
 
+static bool probe_out(struct module_probe *mp)
+{
+	return !mp->registered || kprobe_gone(&mp->rp.kp) ||
+	       (module_probes_armed && kprobe_disabled(&mp->rp.kp));
+}
+
 /**
- * fs_module_probes_unhooked() - how many loaded modules' probes are out
+ * fs_module_probes_unhooked() - how many name checks of modules are out
  *
- * A probe counts when its module is loaded and the probe is not
- * registered, or is disabled although armed, or gone.  With every kprobe
+ * A probe counts when it checks names, its module is loaded, and it is
+ * not registered, or disabled although armed, or gone.  With every kprobe
  * disarmed at once, probes.c's canary already counts all of them.
  *
  * Return: the number of such probes.
  */
 unsigned int fs_module_probes_unhooked(void)
 {
-	unsigned int k, unhooked = 0;
+	unsigned int k, p, unhooked = 0;
 
 	mutex_lock(&module_probes_mutex);
-	for (k = 0; k < ARRAY_SIZE(module_probes); k++) {
-		struct module_probe *mp = &module_probes[k];
+	for (k = 0; k < ARRAY_SIZE(modules); k++) {
+		struct probed_module *pm = &modules[k];
 
-		if (!mp->loaded)
+		if (!pm->loaded || !pm->checks_names)
 			continue;
-		if (!mp->registered || kprobe_gone(&mp->kp) ||
-		    (module_probes_armed && kprobe_disabled(&mp->kp)))
-			unhooked++;
+		for (p = 0; p < pm->count; p++)
+			unhooked += probe_out(&pm->probes[p]);
 	}
 	mutex_unlock(&module_probes_mutex);
 	return unhooked;
 }
 
-/* How many probes are registered (their modules are loaded). */
+/* How many name-checking probes there are now (their modules loaded). */
 unsigned int fs_module_probes_count(void)
 {
 	unsigned int k, count = 0;
 
 	mutex_lock(&module_probes_mutex);
-	for (k = 0; k < ARRAY_SIZE(module_probes); k++)
-		count += module_probes[k].loaded;
+	for (k = 0; k < ARRAY_SIZE(modules); k++)
+		if (modules[k].loaded && modules[k].checks_names)
+			count += modules[k].count;
 	mutex_unlock(&module_probes_mutex);
 	return count;
 }
 
-/* Hits skipped, over every registration. */
+/* Hits skipped, over every registration of every probe. */
 u64 fs_module_probes_missed(void)
 {
-	unsigned int k;
+	unsigned int k, p;
 	u64 sum = 0;
 
 	mutex_lock(&module_probes_mutex);
-	for (k = 0; k < ARRAY_SIZE(module_probes); k++) {
-		const struct module_probe *mp = &module_probes[k];
+	for (k = 0; k < ARRAY_SIZE(modules); k++) {
+		for (p = 0; p < modules[k].count; p++) {
+			const struct module_probe *mp = &modules[k].probes[p];
 
-		sum += mp->missed_before;
-		if (mp->registered)
-			sum += READ_ONCE(mp->kp.nmissed);
+			sum += mp->missed_before;
+			if (!mp->registered)
+				continue;
+			sum += READ_ONCE(mp->rp.kp.nmissed);
+			if (mp->ret_handler)
+				sum += READ_ONCE(mp->rp.nmissed);
+		}
 	}
 	mutex_unlock(&module_probes_mutex);
 	return sum;

@@ -122,6 +122,24 @@ static int check_dentry(enum fs_op op, const struct utf8guard_policy *policy,
 }
 
 /*
+ * A new name, unless overlayfs makes it on its own (overlay.c), which
+ * then also learns what an overlay's own hook let through.
+ */
+static int check_new_name(enum fs_op op, const struct super_block *sb,
+			  const struct utf8guard_policy *policy,
+			  const struct dentry *dentry)
+{
+	int verdict;
+
+	if (fs_overlay_internal(dentry, op, policy))
+		return 0;
+	verdict = check_dentry(op, policy, dentry);
+	if (!verdict)
+		fs_overlay_judged(sb, dentry, policy);
+	return verdict;
+}
+
+/*
  * int security_inode_create(struct inode *dir, struct dentry *dentry,
  *			     umode_t mode);
  * and the same arguments for mkdir and mknod (plus dev_t dev).
@@ -140,7 +158,8 @@ static int check_in_dir(enum fs_op op, struct pt_regs *regs)
 		return 0;
 	if (!fs_check_wanted(dir->i_sb, &policy))
 		return 0;
-	return fs_probe_refuse(regs, check_dentry(op, &policy, dentry));
+	return fs_probe_refuse(regs,
+			       check_new_name(op, dir->i_sb, &policy, dentry));
 }
 
 static int pre_create(struct kprobe *p, struct pt_regs *regs)
@@ -177,11 +196,16 @@ static int pre_symlink(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	if (!fs_check_wanted(dir->i_sb, &policy))
 		return 0;
+	if (fs_overlay_internal(dentry, FS_OP_SYMLINK, &policy))
+		return 0;
 	verdict = check_dentry(FS_OP_SYMLINK, &policy, dentry);
-	if (!verdict && fs_check_symlink_target())
+	/* overlayfs copying up a symlink: its target exists already. */
+	if (!verdict && fs_check_symlink_target() && !fs_overlay_copying_up())
 		verdict = fs_check_bytes(FS_OP_SYMLINK_TARGET, &policy,
 					 (const u8 *)target,
 					 strnlen(target, PATH_MAX));
+	if (!verdict)
+		fs_overlay_judged(dir->i_sb, dentry, &policy);
 	return fs_probe_refuse(regs, verdict);
 }
 
@@ -202,8 +226,8 @@ static int pre_link(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	if (!fs_check_wanted(dir->i_sb, &policy))
 		return 0;
-	return fs_probe_refuse(regs,
-			       check_dentry(FS_OP_LINK, &policy, new_dentry));
+	return fs_probe_refuse(regs, check_new_name(FS_OP_LINK, dir->i_sb,
+						    &policy, new_dentry));
 }
 
 /*
@@ -233,8 +257,9 @@ static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	if (!fs_check_wanted(new_dir->i_sb, &policy))
 		return 0;
-	return fs_probe_refuse(regs, check_dentry(FS_OP_RENAME, &policy,
-					    new_dentry));
+	return fs_probe_refuse(regs, check_new_name(FS_OP_RENAME,
+						    new_dir->i_sb, &policy,
+						    new_dentry));
 }
 
 /* Never called; see the top of this file. */

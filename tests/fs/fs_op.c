@@ -443,18 +443,23 @@ static void usage(const char *why)
 
 	if (why)
 		fprintf(stderr, "fs_op: %s\n", why);
-	fprintf(stderr, "usage: fs_op [--as-uid UID] OPERATION DIR [ARG...]\n");
+	fprintf(stderr, "usage: fs_op [--as-uid UID] OPERATION DIR [ARG...] [-- OPERATION DIR [ARG...]]...\n");
 	for (k = 0; k < ARRAY_SIZE(operations); k++)
 		fprintf(stderr, "  fs_op %-16s DIR %s\n", operations[k].name,
 			operations[k].help);
 	fprintf(stderr,
 		"HEX: the bytes of a name (no 00), e.g. c0ae2e; DIR is entered first.\n"
 		"Prints \"ok\" or the errno name; exit 0 if the operation was attempted.\n"
-		"--as-uid: drop to that uid and gid, with no groups, first.\n");
+		"--as-uid: drop to that uid and gid, with no groups, first.\n"
+		"Operations separated by -- run in order in one process, a line each.\n");
 	exit(2);
 }
 
-int main(int argc, char **argv)
+/*
+ * One operation: argv[0] is its name, argv[1] DIR, then its arguments;
+ * argc counts them.  Returns main()'s exit status.
+ */
+static int run_one(int argc, char **argv)
 {
 	const struct operation *op = NULL;
 	char *arg[2];
@@ -463,30 +468,20 @@ int main(int argc, char **argv)
 	size_t k, len, where;
 	int err;
 
-	if (argc > 2 && !strcmp(argv[1], "--as-uid")) {
-		uid_t uid = (uid_t)strtoul(argv[2], NULL, 10);
-
-		if (setgroups(0, NULL) || setgid(uid) || setuid(uid)) {
-			perror("fs_op: --as-uid");
-			return 1;
-		}
-		argv += 2;
-		argc -= 2;
-	}
-	if (argc < 3)
+	if (argc < 2)
 		usage(NULL);
 	for (k = 0; k < ARRAY_SIZE(operations); k++)
-		if (!strcmp(argv[1], operations[k].name))
+		if (!strcmp(argv[0], operations[k].name))
 			op = &operations[k];
 	if (!op)
 		usage("unknown operation");
-	if (argc != 3 + op->nargs)
+	if (argc != 2 + op->nargs)
 		usage("wrong number of arguments");
 	for (k = 0; k < (size_t)op->nargs; k++) {
-		const char *text = argv[3 + k];
+		const char *text = argv[2 + k];
 
 		if (op->args[k] == TEXT) {
-			arg[k] = argv[3 + k];
+			arg[k] = argv[2 + k];
 			continue;
 		}
 		bytes = hex_parse(text, &len, &error, &where);
@@ -505,10 +500,10 @@ int main(int argc, char **argv)
 		memcpy(arg[k], bytes, len);
 		free(bytes);
 	}
-	if (chdir(argv[2]) < 0) {
+	if (chdir(argv[1]) < 0) {
 		/* On stdout too: an empty listing must not look like this. */
 		printf("%s\n", errno_name(errno));
-		fprintf(stderr, "fs_op: cannot enter %s\n", argv[2]);
+		fprintf(stderr, "fs_op: cannot enter %s\n", argv[1]);
 		return 1;
 	}
 	err = op->run(arg);
@@ -516,5 +511,30 @@ int main(int argc, char **argv)
 		printf("%s\n", errno_name(err));
 	else if (!op->prints)
 		printf("ok\n");
+	fflush(stdout);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int first, k, status = 0;
+
+	if (argc > 2 && !strcmp(argv[1], "--as-uid")) {
+		uid_t uid = (uid_t)strtoul(argv[2], NULL, 10);
+
+		if (setgroups(0, NULL) || setgid(uid) || setuid(uid)) {
+			perror("fs_op: --as-uid");
+			return 1;
+		}
+		argv += 2;
+		argc -= 2;
+	}
+	/* OP DIR ARG... [-- OP DIR ARG...]...: one process, in order. */
+	for (first = k = 1; k <= argc && !status; k++) {
+		if (k < argc && strcmp(argv[k], "--"))
+			continue;
+		status = run_one(k - first, argv + first);
+		first = k + 1;
+	}
+	return status;
 }

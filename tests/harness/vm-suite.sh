@@ -122,7 +122,7 @@ prepare() {
 	tree_args=()
 	if [ "$kind" = stock ]; then
 		"$vm/stock-modules.sh" "$("${stock_kernel[@]}" --version)" \
-			"$out/stock-modules" crc32c_generic ext4 btrfs loop 9p 9pnet_virtio \
+			"$out/stock-modules" crc32c_generic ext4 btrfs overlay loop 9p 9pnet_virtio \
 			virtio_pci nf_defrag_ipv4 nf_defrag_ipv6 \
 			nf_reject_ipv4 nf_reject_ipv6 veth
 		# utf8guardctl's suite: the modules and the CLI as `make install
@@ -164,6 +164,7 @@ prepare() {
 		--file "$top/tests/module/cli_admin_test.sh:/utf8guard/tools/"
 		--file "$top/tests/fs/fs_hook_test.sh:/utf8guard/tools/"
 		--file "$top/tests/fs/fs_btrfs_test.sh:/utf8guard/tools/"
+		--file "$top/tests/fs/fs_overlay_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/nf_hook_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/nf_race_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/tcp_fuzz_test.sh:/utf8guard/tools/"
