@@ -31,4 +31,17 @@
 #error "utf8guard needs Linux 6.1 or later (tested: 6.1, 6.12, 6.12-rt); see Documentation/admin-guide.rst, Supported kernels"
 #endif
 
+/*
+ * The id-mapping argument of vfs_create() and friends for a mount that
+ * maps nothing: struct mnt_idmap since 6.3, struct user_namespace before;
+ * and the matching fields of struct renamedata.
+ */
+#if KERNEL_VERSION(6, 3, 0) <= LINUX_VERSION_CODE
+#define UTF8GUARD_NOP_IDMAP		(&nop_mnt_idmap)
+#define UTF8GUARD_RENAME_IDMAPS(id)	.old_mnt_idmap = (id), .new_mnt_idmap = (id)
+#else
+#define UTF8GUARD_NOP_IDMAP		(&init_user_ns)
+#define UTF8GUARD_RENAME_IDMAPS(id)	.old_mnt_userns = (id), .new_mnt_userns = (id)
+#endif
+
 #endif /* UTF8GUARD_COMPAT_H */

@@ -3,6 +3,7 @@
  * utf8guard_fs.ko internals: the filesystem name-validation hook.
  *
  *	probes.c	kprobes on security_inode_*(), the refusal, self-test
+ *	selftest.c	each hooked operation through the VFS, on a canary
  *	module_probes.c	kprobes in filesystem modules while they are loaded
  *	btrfs.c		btrfs subvolume and snapshot names
  *	overlay.c	overlayfs's own renames and links on its upper layer
@@ -26,6 +27,7 @@ struct kprobe;
 struct kretprobe_instance;
 struct pt_regs;
 struct super_block;
+struct task_struct;
 
 /* Operations, as counted in fs/stats/<op>/; the names are ABI. */
 enum fs_op {
@@ -84,6 +86,17 @@ u64 fs_count_read_total(enum fs_outcome outcome);
 u64 fs_count_read_reason(unsigned int reason);
 void fs_count_reset(void);
 
+/* The six probes on security_inode_*(), in order. */
+enum fs_probe {
+	FS_PROBE_CREATE,
+	FS_PROBE_MKDIR,
+	FS_PROBE_MKNOD,
+	FS_PROBE_SYMLINK,
+	FS_PROBE_LINK,
+	FS_PROBE_RENAME,
+	FS_PROBE_COUNT
+};
+
 /* probes.c */
 int fs_probes_init(void);
 void fs_probes_exit(void);
@@ -93,6 +106,17 @@ u64 fs_probes_missed(void);
 const char *fs_probes_kind(void);
 void fs_probes_set_armed(bool armed);
 int fs_probe_refuse(struct pt_regs *regs, int verdict);
+
+/* selftest.c: what a probe makes the canary's operation return */
+#define FS_CANARY_RESULT 1
+/* While the self-test runs: its task, and its canary's new name. */
+struct fs_canary {
+	const struct task_struct *task;
+	const struct dentry *dentry;
+};
+extern struct fs_canary fs_canary;
+int fs_selftest_vfs(unsigned long *through);
+void fs_selftest_exit(void);
 
 /* module_probes.c */
 int fs_module_probes_init(void);
@@ -111,12 +135,15 @@ int fs_overlay_copy_up_entry(struct kretprobe_instance *ri,
 int fs_overlay_copy_up_return(struct kretprobe_instance *ri,
 			      struct pt_regs *regs);
 int fs_overlay_copy_up_end(struct kprobe *p, struct pt_regs *regs);
-int fs_overlay_whiteout(struct kprobe *p, struct pt_regs *regs);
-bool fs_overlay_internal(const struct dentry *new_dentry, enum fs_op op,
-			 const struct utf8guard_policy *policy);
-void fs_overlay_judged(const struct super_block *sb,
-		       const struct dentry *dentry,
-		       const struct utf8guard_policy *policy);
+int fs_overlay_create_entry(struct kretprobe_instance *ri,
+			    struct pt_regs *regs);
+int fs_overlay_link_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
+int fs_overlay_rename_entry(struct kretprobe_instance *ri,
+			    struct pt_regs *regs);
+int fs_overlay_remove_entry(struct kretprobe_instance *ri,
+			    struct pt_regs *regs);
+int fs_overlay_op_return(struct kretprobe_instance *ri, struct pt_regs *regs);
+bool fs_overlay_internal(const struct dentry *new_dentry, enum fs_op op);
 bool fs_overlay_copying_up(void);
 void fs_overlay_forget(void);
 

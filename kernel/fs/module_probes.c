@@ -3,8 +3,8 @@
  * Probes in filesystem modules, registered while the module is loaded:
  * - btrfs.ko: btrfs_mksubvol(), where every subvolume and snapshot ioctl
  *   creates its name without any security_inode_*() hook (btrfs.c);
- * - overlay.ko: copy-up and whiteout, to recognise overlayfs's own
- *   renames and links on its upper layer (overlay.c).
+ * - overlay.ko: copy-up and its directory operations, to recognise
+ *   overlayfs's own renames and links on its upper layer (overlay.c).
  * Documentation/filesystem-hook-design.rst has the inventory.
  *
  * A module notifier registers a module's probes at MODULE_STATE_COMING,
@@ -38,6 +38,7 @@ struct module_probe {
 	kretprobe_handler_t entry_handler;
 	kretprobe_handler_t ret_handler;
 	size_t data_size;
+	int maxactive;		/* kretprobe calls in flight at once */
 	struct kretprobe rp;	/* rp.kp is the kprobe of both kinds */
 	bool registered;
 	u64 missed_before;	/* nmissed of earlier registrations */
@@ -63,17 +64,37 @@ static struct module_probe btrfs_probes[] = {
 	{ .symbol = "btrfs:btrfs_mksubvol", .pre_handler = fs_btrfs_mksubvol },
 };
 
+/*
+ * Calls in flight at once, each holding a kretprobe instance (about 64
+ * bytes, allocated at registration): tasks wait in ovl_copy_up_start()
+ * for a copy-up of the same file, and a call beyond the limit is missed
+ * (counted; its legacy name is then checked as new).
+ */
+#define OVERLAY_COPY_UPS	1024
+#define OVERLAY_OPS		512
+
+#define OVERLAY_OP(sym, entry) {				\
+	.symbol = "overlay:" sym,				\
+	.entry_handler = entry,					\
+	.ret_handler = fs_overlay_op_return,			\
+	.data_size = sizeof(void *),				\
+	.maxactive = OVERLAY_OPS,				\
+}
+
 static struct module_probe overlay_probes[] = {
 	{
 		.symbol = "overlay:ovl_copy_up_start",
 		.entry_handler = fs_overlay_copy_up_entry,
 		.ret_handler = fs_overlay_copy_up_return,
 		.data_size = sizeof(void *),
+		.maxactive = OVERLAY_COPY_UPS,
 	},
 	{ .symbol = "overlay:ovl_copy_up_end",
 	  .pre_handler = fs_overlay_copy_up_end },
-	{ .symbol = "overlay:ovl_cleanup_and_whiteout",
-	  .pre_handler = fs_overlay_whiteout },
+	OVERLAY_OP("ovl_create_object", fs_overlay_create_entry),
+	OVERLAY_OP("ovl_link", fs_overlay_link_entry),
+	OVERLAY_OP("ovl_rename", fs_overlay_rename_entry),
+	OVERLAY_OP("ovl_do_remove", fs_overlay_remove_entry),
 };
 
 static struct probed_module modules[] = {
@@ -96,9 +117,6 @@ static struct probed_module modules[] = {
 static DEFINE_MUTEX(module_probes_mutex);
 static bool module_probes_armed = true;
 
-/* Concurrent kretprobe calls in flight, per probe (sleeping callers). */
-#define KRETPROBE_MAXACTIVE	64
-
 static int probe_register(struct module_probe *mp)
 {
 	int ret;
@@ -112,7 +130,7 @@ static int probe_register(struct module_probe *mp)
 		mp->rp.entry_handler = mp->entry_handler;
 		mp->rp.handler = mp->ret_handler;
 		mp->rp.data_size = mp->data_size;
-		mp->rp.maxactive = KRETPROBE_MAXACTIVE;
+		mp->rp.maxactive = mp->maxactive;
 		ret = register_kretprobe(&mp->rp);
 	} else {
 		mp->rp.kp.pre_handler = mp->pre_handler;

@@ -7,42 +7,52 @@
  * pass security_inode_rename/link on the upper filesystem, where the name
  * looks new: without this file, a container image's legacy file with a
  * name the policy refuses could be read but not written, renamed to a
- * good name or deleted through the merged view.
+ * good name or deleted through the merged view.  And a user's new name on
+ * an overlay is checked by the overlay's hook, then again on the upper
+ * layer when overlayfs creates it there: counted twice.
  *
- * Probes on overlay.ko (module_probes.c) mark the task while it does one
- * of these:
- * - ovl_copy_up_start() returned 0 (a kretprobe): the task is copying up
- *   the overlay dentry it was given, until ovl_copy_up_end(dentry);
- * - ovl_cleanup_and_whiteout(ofs, dir, upper): the task is about to
- *   rename a whiteout onto that upper dentry.
- * fs_overlay_internal() then lets through a rename or link by that task
- * that gives the copy the file's own name, or the whiteout rename.  Only
- * for overlays mounted in the initial user namespace: the mounter of an
- * overlay in a user namespace chooses its lower layers (a FUSE mount, a
- * filesystem outside fs/fstypes), and copying up would bring their names
- * onto the watched upper filesystem.
+ * Probes on overlay.ko (module_probes.c) mark the task for exactly as long
+ * as overlayfs works on its behalf, never longer:
+ * - MARK_COPY_UP: from ovl_copy_up_start() returning 0 (a kretprobe) to
+ *   ovl_copy_up_end() on the same dentry: the link or rename that names
+ *   the copy with the dentry's own name passes, and so does the target of
+ *   a symlink copied up;
+ * - MARK_OP: for the whole of ovl_create_object(), ovl_link(),
+ *   ovl_rename() and ovl_do_remove() (kretprobes: entry and return),
+ *   with the name the user's operation is about.  The upper layer's
+ *   operation on that name passes when the overlay's own hook has judged
+ *   it (the overlay is watched), so it is checked and counted once; for a
+ *   remove, the whiteout's rename onto the deleted name passes.
+ * - either way, overlayfs's temporary names ("#" and hex, in its work
+ *   directory) pass, but a temporary symlink's target only while copying
+ *   up.
+ * Copy-ups and whiteouts pass only for overlays mounted in the initial
+ * user namespace: the mounter of an overlay in a user namespace chooses
+ * its lower layers (a FUSE mount, a filesystem outside fs/fstypes), and
+ * copying up would bring their names onto the watched upper filesystem.
  *
- * And a user's new name on an overlay is checked by the overlay's hook,
- * then again on the upper layer when overlayfs creates it there: the
- * overlay's hook remembers what it let through (MARK_JUDGED), so that the
- * same bytes under the same policy are checked and counted once.
- *
- * Failing safe: a mark that cannot be recorded (table full, kretprobe
- * instance missed) only means the operation is checked as before, and
- * refused if the name is bad.  Marks are copies (task, dentry address,
- * name bytes): a stale one is never dereferenced.
+ * Failing safe: a mark that cannot be recorded (no memory, a kretprobe
+ * instance missed: counted in fs/missed) only means the operation is
+ * checked as before, and refused if the name is bad.  Marks are copies
+ * (task, addresses, name bytes): a task's or dentry's address is compared,
+ * never dereferenced.  A review found that marks which outlived their
+ * operation could be reused by the same task, in any directory (a symlink
+ * to a bad target, a bad name by dentry-address reuse): hence marks that
+ * live exactly as long as the overlay function that made them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/cred.h>
 #include <linux/ctype.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
+#include <linux/hash.h>
 #include <linux/kprobes.h>
 #include <linux/limits.h>
 #include <linux/magic.h>
 #include <linux/ptrace.h>
+#include <linux/overflow.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/user_namespace.h>
@@ -50,116 +60,87 @@
 #include "fs_hook.h"
 
 enum mark_kind {
-	MARK_FREE,
 	MARK_COPY_UP,		/* until ovl_copy_up_end(dentry) */
-	MARK_WHITEOUT,		/* until the whiteout's rename */
-	MARK_JUDGED,		/* until the upper layer's own operation */
+	MARK_OP,		/* until the overlay operation returns */
+};
+
+/* What a MARK_OP's overlay operation does with its name. */
+enum mark_op {
+	MARK_OP_CREATE,		/* create, mkdir, mknod, symlink */
+	MARK_OP_LINK,
+	MARK_OP_RENAME,
+	MARK_OP_REMOVE,		/* unlink, rmdir: a whiteout */
 };
 
 struct mark {
+	struct hlist_node node;
 	enum mark_kind kind;
+	enum mark_op op;
 	const struct task_struct *task;	/* compared, never dereferenced */
-	const void *dentry;		/* likewise */
-	u64 seq;			/* the oldest hint goes first */
-	struct utf8guard_policy policy;	/* MARK_JUDGED: judged under */
-	bool target;			/* MARK_JUDGED: symlink target too */
+	const void *key;	/* the dentry (copy-up), the instance (op) */
+	const struct super_block *sb;	/* MARK_OP: the overlay's */
+	bool init_ns;		/* the overlay's user namespace is the initial */
 	unsigned int len;
-	u8 name[NAME_MAX];
+	u8 name[];
 };
 
-/* Concurrent overlay operations across all tasks; more fail safe. */
-#define MARKS_MAX	64
+#define MARKS_HASH_BITS	6
 
 /* raw: taken in probe handlers, also on PREEMPT_RT. */
 static DEFINE_RAW_SPINLOCK(marks_lock);
-static struct mark marks[MARKS_MAX];
-static u64 marks_seq;
+static struct hlist_head marks[1 << MARKS_HASH_BITS];
 static atomic_t marks_used = ATOMIC_INIT(0);
 
-static void mark_free(struct mark *m)
+static struct hlist_head *task_marks(const struct task_struct *task)
 {
-	lockdep_assert_held(&marks_lock);
-	m->kind = MARK_FREE;
-	m->task = NULL;
-	m->dentry = NULL;
-	atomic_dec(&marks_used);
+	return &marks[hash_ptr(task, MARKS_HASH_BITS)];
 }
 
-/*
- * A free slot; else the oldest hint (a whiteout or judged mark whose
- * task never came back for it); never a copy-up in progress.
- */
-static struct mark *mark_slot(void)
+/* Records a mark of the current task; NULL when there is no memory. */
+static struct mark *mark_add(enum mark_kind kind, enum mark_op op,
+			     const void *key, const struct dentry *dentry)
 {
-	struct mark *oldest = NULL;
-	unsigned int k;
-
-	lockdep_assert_held(&marks_lock);
-	for (k = 0; k < MARKS_MAX; k++) {
-		struct mark *m = &marks[k];
-
-		if (m->kind == MARK_FREE)
-			return m;
-		if (m->kind != MARK_COPY_UP && (!oldest || m->seq < oldest->seq))
-			oldest = m;
-	}
-	if (oldest)
-		mark_free(oldest);
-	return oldest;
-}
-
-/* Drops the current task's marks of @kind (and @dentry, if not NULL). */
-static void mark_drop_locked(enum mark_kind kind, const void *dentry)
-{
-	unsigned int k;
-
-	lockdep_assert_held(&marks_lock);
-	for (k = 0; k < MARKS_MAX; k++) {
-		struct mark *m = &marks[k];
-
-		if (m->kind == kind && m->task == current &&
-		    (!dentry || m->dentry == dentry))
-			mark_free(m);
-	}
-}
-
-static void mark_drop(enum mark_kind kind, const void *dentry)
-{
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&marks_lock, flags);
-	mark_drop_locked(kind, dentry);
-	raw_spin_unlock_irqrestore(&marks_lock, flags);
-}
-
-/* Records a mark; a task has at most one whiteout and one judged mark. */
-static void mark_add(enum mark_kind kind, const void *dentry,
-		     const struct qstr *name,
-		     const struct utf8guard_policy *policy, bool target)
-{
+	unsigned int len = min_t(unsigned int, dentry->d_name.len, NAME_MAX);
 	unsigned long flags;
 	struct mark *m;
 
+	m = kmalloc(struct_size(m, name, len),
+		    GFP_ATOMIC | __GFP_NOWARN | __GFP_NOMEMALLOC);
+	if (!m)
+		return NULL;
+	m->kind = kind;
+	m->op = op;
+	m->task = current;
+	m->key = key;
+	m->sb = dentry->d_sb;
+	m->init_ns = dentry->d_sb->s_user_ns == &init_user_ns;
+	m->len = len;
+	/* The caller holds the dentry, and overlayfs locks it for the op. */
+	memcpy(m->name, dentry->d_name.name, len);
 	raw_spin_lock_irqsave(&marks_lock, flags);
-	if (kind != MARK_COPY_UP)
-		mark_drop_locked(kind, NULL);
-	m = mark_slot();
-	if (m) {
-		m->kind = kind;
-		m->task = current;
-		m->dentry = dentry;
-		m->seq = ++marks_seq;
-		if (policy)
-			m->policy = *policy;
-		m->target = target;
-		m->len = min_t(unsigned int, name->len, NAME_MAX);
-		memcpy(m->name, name->name, m->len);
-		atomic_inc(&marks_used);
+	hlist_add_head(&m->node, task_marks(current));
+	atomic_inc(&marks_used);
+	raw_spin_unlock_irqrestore(&marks_lock, flags);
+	return m;
+}
+
+/* Drops the current task's mark of @kind and @key, if there is one. */
+static void mark_drop(enum mark_kind kind, const void *key)
+{
+	struct mark *m, *found = NULL;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&marks_lock, flags);
+	hlist_for_each_entry(m, task_marks(current), node) {
+		if (m->task == current && m->kind == kind && m->key == key) {
+			hlist_del(&m->node);
+			atomic_dec(&marks_used);
+			found = m;
+			break;
+		}
 	}
 	raw_spin_unlock_irqrestore(&marks_lock, flags);
-	if (!m)
-		pr_warn_ratelimited("more than %u overlayfs copy-ups at once: the next is checked as a new name\n",
-				    MARKS_MAX);
+	kfree(found);
 }
 
 static bool same_name(const struct mark *m, const struct qstr *name)
@@ -180,99 +161,73 @@ static bool is_temp_name(const struct qstr *name)
 	return true;
 }
 
+/* Whether a MARK_OP's operation makes an upper @op of its name. */
+static bool op_makes(const struct mark *m, enum fs_op op)
+{
+	switch (m->op) {
+	case MARK_OP_CREATE:
+		return op == FS_OP_CREATE || op == FS_OP_MKDIR ||
+		       op == FS_OP_MKNOD || op == FS_OP_SYMLINK;
+	case MARK_OP_LINK:
+		return op == FS_OP_LINK;
+	case MARK_OP_RENAME:
+	case MARK_OP_REMOVE:
+		return op == FS_OP_RENAME;
+	}
+	return false;
+}
+
+/* Under marks_lock: whether mark @m lets @op of @name through. */
+static bool mark_passes(const struct mark *m, const struct qstr *name,
+			enum fs_op op, bool temp)
+{
+	if (m->kind == MARK_COPY_UP)
+		return temp || ((op == FS_OP_LINK || op == FS_OP_RENAME) &&
+				same_name(m, name));
+	/* A temporary symlink's target is new, unless copied up. */
+	if (temp)
+		return op != FS_OP_SYMLINK;
+	if (!op_makes(m, op) || !same_name(m, name))
+		return false;
+	/* A whiteout: an existing name, if the mounter is trusted. */
+	if (m->op == MARK_OP_REMOVE)
+		return m->init_ns;
+	/* Judged by the overlay's own hook, if it watches the overlay. */
+	return fs_enabled() && fs_watches(m->sb);
+}
+
 /**
  * fs_overlay_internal() - is this a name overlayfs makes on its own?
  * @new_dentry: the name to be created (on the upper filesystem)
  * @op: the operation
- * @policy: the snapshot the name would be checked under
- *
- * True, for the current task, when
- * - it is copying up a file of this very name, and this is the link or
- *   rename that names the copy (MARK_COPY_UP);
- * - it is deleting a lower-layer file, and this is the rename of the
- *   whiteout onto that very dentry (MARK_WHITEOUT, then dropped);
- * - this is the upper layer's operation for a name the overlay's own
- *   hook has just judged and let through, under the same policy
- *   (MARK_JUDGED, then dropped): checked and counted once;
- * - it is doing any of these, and the name is a temporary one (but a
- *   temporary symlink only while copying up: its target is checked).
- * None of these lets a name through that was not an existing name or
- * judged acceptable under the very same policy.
  *
  * Context: probe handler (atomic).
  *
- * Return: true to let the operation through unchecked and uncounted.
+ * Return: true, to let it through unchecked and uncounted, when the
+ * current task is in an overlay operation (see the top of this file) that
+ * makes this name: the copy of a file copied up, the whiteout of a file
+ * deleted, the name the overlay's own hook has just judged, or a
+ * temporary name.
  */
-bool fs_overlay_internal(const struct dentry *new_dentry, enum fs_op op,
-			 const struct utf8guard_policy *policy)
+bool fs_overlay_internal(const struct dentry *new_dentry, enum fs_op op)
 {
 	const struct qstr *name = &new_dentry->d_name;
 	bool temp, internal = false;
+	const struct mark *m;
 	unsigned long flags;
-	unsigned int k;
 
 	if (likely(!atomic_read(&marks_used)))
 		return false;
 	temp = is_temp_name(name);
 	raw_spin_lock_irqsave(&marks_lock, flags);
-	for (k = 0; k < MARKS_MAX && !internal; k++) {
-		struct mark *m = &marks[k];
-
-		if (m->kind == MARK_FREE || m->task != current)
-			continue;
-		/* A temporary symlink's target is new, unless copied up. */
-		internal = temp && (op != FS_OP_SYMLINK ||
-				    m->kind == MARK_COPY_UP);
-		switch (m->kind) {
-		case MARK_COPY_UP:
-			internal |= (op == FS_OP_LINK || op == FS_OP_RENAME) &&
-				    same_name(m, name);
-			break;
-		case MARK_WHITEOUT:
-			if (op == FS_OP_RENAME && m->dentry == new_dentry &&
-			    same_name(m, name)) {
-				internal = true;
-				mark_free(m);
-			}
-			break;
-		case MARK_JUDGED:
-			if (same_name(m, name) &&
-			    m->policy.mode == policy->mode &&
-			    m->policy.classes == policy->classes &&
-			    (op != FS_OP_SYMLINK || m->target ||
-			     !fs_check_symlink_target())) {
-				internal = true;
-				mark_free(m);
-			}
-			break;
-		default:
+	hlist_for_each_entry(m, task_marks(current), node) {
+		if (m->task == current && mark_passes(m, name, op, temp)) {
+			internal = true;
 			break;
 		}
 	}
 	raw_spin_unlock_irqrestore(&marks_lock, flags);
 	return internal;
-}
-
-/**
- * fs_overlay_judged() - the overlay's own hook let a name through
- * @sb: the superblock of the directory the name is created in
- * @dentry: the name
- * @policy: the snapshot it was judged under
- *
- * On an overlay, remembers the name for the upper layer's operation
- * that follows (fs_overlay_internal()), so that one user operation is
- * checked and counted once.
- *
- * Context: probe handler (atomic).
- */
-void fs_overlay_judged(const struct super_block *sb,
-		       const struct dentry *dentry,
-		       const struct utf8guard_policy *policy)
-{
-	if (sb->s_magic != OVERLAYFS_SUPER_MAGIC)
-		return;
-	mark_add(MARK_JUDGED, dentry, &dentry->d_name, policy,
-		 fs_check_symlink_target());
 }
 
 /**
@@ -288,31 +243,44 @@ void fs_overlay_judged(const struct super_block *sb,
  */
 bool fs_overlay_copying_up(void)
 {
-	unsigned long flags;
+	const struct mark *m;
 	bool copying = false;
-	unsigned int k;
+	unsigned long flags;
 
 	if (likely(!atomic_read(&marks_used)))
 		return false;
 	raw_spin_lock_irqsave(&marks_lock, flags);
-	for (k = 0; k < MARKS_MAX; k++)
-		copying |= marks[k].kind == MARK_COPY_UP &&
-			   marks[k].task == current;
+	hlist_for_each_entry(m, task_marks(current), node)
+		copying |= m->task == current && m->kind == MARK_COPY_UP;
 	raw_spin_unlock_irqrestore(&marks_lock, flags);
 	return copying;
 }
 
-/* Forget every mark: after the probes were disarmed, and at unload. */
+/*
+ * Forget every mark: at unload, once no probe can run, and when the
+ * probes are armed or disarmed (a disarmed ovl_copy_up_end() probe would
+ * leave its copy-up's mark behind).  A copy-up in flight then has its
+ * legacy name checked as new: failing safe.
+ */
 void fs_overlay_forget(void)
 {
+	struct hlist_node *tmp;
 	unsigned long flags;
+	struct mark *m;
+	HLIST_HEAD(dead);
 	unsigned int k;
 
 	raw_spin_lock_irqsave(&marks_lock, flags);
-	for (k = 0; k < MARKS_MAX; k++)
-		if (marks[k].kind != MARK_FREE)
-			mark_free(&marks[k]);
+	for (k = 0; k < ARRAY_SIZE(marks); k++) {
+		hlist_for_each_entry_safe(m, tmp, &marks[k], node) {
+			hlist_del(&m->node);
+			hlist_add_head(&m->node, &dead);
+			atomic_dec(&marks_used);
+		}
+	}
 	raw_spin_unlock_irqrestore(&marks_lock, flags);
+	hlist_for_each_entry_safe(m, tmp, &dead, node)
+		kfree(m);
 }
 
 /* int ovl_copy_up_start(struct dentry *dentry, int flags); entry. */
@@ -334,7 +302,7 @@ int fs_overlay_copy_up_return(struct kretprobe_instance *ri,
 	    dentry->d_sb->s_user_ns != &init_user_ns)
 		return 0;
 	/* Held by the caller, and locked against rename by copy-up. */
-	mark_add(MARK_COPY_UP, dentry, &dentry->d_name, NULL, false);
+	mark_add(MARK_COPY_UP, MARK_OP_CREATE, dentry, dentry);
 	return 0;
 }
 
@@ -345,19 +313,52 @@ int fs_overlay_copy_up_end(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-/*
- * int ovl_cleanup_and_whiteout(struct ovl_fs *ofs, struct inode *dir,
- *				struct dentry *dentry);
- * Runs under the overlay's creator credentials (ovl_override_creds()):
- * their user namespace is the mounter's.
- */
-int fs_overlay_whiteout(struct kprobe *p, struct pt_regs *regs)
+/* Entry of an overlay operation on the dentry in argument @arg. */
+static int op_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
+		    enum mark_op op, unsigned int arg)
 {
-	struct dentry *upper = (struct dentry *)regs_get_kernel_argument(regs, 2);
+	struct dentry *dentry =
+		(struct dentry *)regs_get_kernel_argument(regs, arg);
 
-	if (current_cred()->user_ns != &init_user_ns)
-		return 0;
-	/* The caller holds the upper directory's lock: the name is stable. */
-	mark_add(MARK_WHITEOUT, upper, &upper->d_name, NULL, false);
+	*(struct mark **)ri->data = mark_add(MARK_OP, op, ri, dentry);
+	return 0;
+}
+
+/* static int ovl_create_object(struct dentry *dentry, int mode, ...); */
+int fs_overlay_create_entry(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	return op_entry(ri, regs, MARK_OP_CREATE, 0);
+}
+
+/* static int ovl_link(struct dentry *old, struct inode *newdir,
+ *		       struct dentry *new);
+ */
+int fs_overlay_link_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return op_entry(ri, regs, MARK_OP_LINK, 2);
+}
+
+/* static int ovl_rename(idmap, struct inode *olddir, struct dentry *old,
+ *			 struct inode *newdir, struct dentry *new, flags);
+ */
+int fs_overlay_rename_entry(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	return op_entry(ri, regs, MARK_OP_RENAME, 4);
+}
+
+/* static int ovl_do_remove(struct dentry *dentry, bool is_dir); */
+int fs_overlay_remove_entry(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	return op_entry(ri, regs, MARK_OP_REMOVE, 0);
+}
+
+/* The return of each of them: the mark goes. */
+int fs_overlay_op_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (*(struct mark **)ri->data)
+		mark_drop(MARK_OP, ri);
 	return 0;
 }

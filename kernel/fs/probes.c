@@ -18,10 +18,12 @@
  * - Registration is all or nothing: a missing symbol makes the module
  *   refuse to load.
  * - Root can disarm every kprobe at once (debugfs kprobes/enabled, or
- *   kernel.ftrace_enabled=0 for ftrace-based ones).  A self-test calls two
- *   of the hooked functions with a canary dentry that only the handlers
- *   recognise; fs/unhooked reports the result, and a periodic health
- *   check logs every change.
+ *   kernel.ftrace_enabled=0 for ftrace-based ones), and a kernel built
+ *   with LTO could inline a hooked function into its caller.  A self-test
+ *   (selftest.c) runs each hooked operation through the real vfs_*()
+ *   function with a canary dentry that only the handlers recognise;
+ *   fs/unhooked reports the result, and a periodic health check logs
+ *   every change.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -61,28 +63,29 @@ asm(
 	".popsection\n"
 );
 
-/* What the self-test's canary calls return when the probe is in effect. */
-#define CANARY_RESULT 1
-
-/*
- * The canary: a dentry and a directory inode that no filesystem has.  The
- * directory is S_PRIVATE, so if the probe is not in effect the real
- * function returns 0 at once, without calling any LSM.
- */
-static struct inode *canary_dir;
-static struct dentry *canary_dentry;
-
-static bool is_canary(const struct dentry *dentry)
-{
-	return unlikely(dentry == READ_ONCE(canary_dentry));
-}
-
 static int divert(struct pt_regs *regs, long result)
 {
 	regs_set_return_value(regs, result);
 	instruction_pointer_set(regs, (unsigned long)utf8guard_fs_return_stub);
 	/* ip changed: no single-stepping, no post_handler. */
 	return 1;
+}
+
+/*
+ * The self-test's task (selftest.c): its canary is stopped with
+ * FS_CANARY_RESULT, and anything else it does in its private tmpfs
+ * passes unchecked and uncounted.  Only kernel code sets the task.
+ */
+static bool selftest_running(void)
+{
+	return unlikely(READ_ONCE(fs_canary.task) == current);
+}
+
+static int selftest_hit(struct pt_regs *regs, const struct dentry *dentry)
+{
+	if (dentry == READ_ONCE(fs_canary.dentry))
+		return divert(regs, FS_CANARY_RESULT);
+	return 0;
 }
 
 /*
@@ -121,22 +124,13 @@ static int check_dentry(enum fs_op op, const struct utf8guard_policy *policy,
 			      dentry->d_name.len);
 }
 
-/*
- * A new name, unless overlayfs makes it on its own (overlay.c), which
- * then also learns what an overlay's own hook let through.
- */
-static int check_new_name(enum fs_op op, const struct super_block *sb,
-			  const struct utf8guard_policy *policy,
+/* A new name, unless overlayfs makes it on its own (overlay.c). */
+static int check_new_name(enum fs_op op, const struct utf8guard_policy *policy,
 			  const struct dentry *dentry)
 {
-	int verdict;
-
-	if (fs_overlay_internal(dentry, op, policy))
+	if (fs_overlay_internal(dentry, op))
 		return 0;
-	verdict = check_dentry(op, policy, dentry);
-	if (!verdict)
-		fs_overlay_judged(sb, dentry, policy);
-	return verdict;
+	return check_dentry(op, policy, dentry);
 }
 
 /*
@@ -151,15 +145,15 @@ static int check_in_dir(enum fs_op op, struct pt_regs *regs)
 		(struct dentry *)regs_get_kernel_argument(regs, 1);
 	struct utf8guard_policy policy;
 
-	if (is_canary(dentry))
-		return divert(regs, CANARY_RESULT);
+	if (selftest_running())
+		return selftest_hit(regs, dentry);
 	/* The hooked function returns 0 for private inodes: so do we. */
 	if (unlikely(IS_PRIVATE(dir)))
 		return 0;
 	if (!fs_check_wanted(dir->i_sb, &policy))
 		return 0;
 	return fs_probe_refuse(regs,
-			       check_new_name(op, dir->i_sb, &policy, dentry));
+			       check_new_name(op, &policy, dentry));
 }
 
 static int pre_create(struct kprobe *p, struct pt_regs *regs)
@@ -192,11 +186,13 @@ static int pre_symlink(struct kprobe *p, struct pt_regs *regs)
 	struct utf8guard_policy policy;
 	int verdict;
 
+	if (selftest_running())
+		return selftest_hit(regs, dentry);
 	if (unlikely(IS_PRIVATE(dir)))
 		return 0;
 	if (!fs_check_wanted(dir->i_sb, &policy))
 		return 0;
-	if (fs_overlay_internal(dentry, FS_OP_SYMLINK, &policy))
+	if (fs_overlay_internal(dentry, FS_OP_SYMLINK))
 		return 0;
 	verdict = check_dentry(FS_OP_SYMLINK, &policy, dentry);
 	/* overlayfs copying up a symlink: its target exists already. */
@@ -204,8 +200,6 @@ static int pre_symlink(struct kprobe *p, struct pt_regs *regs)
 		verdict = fs_check_bytes(FS_OP_SYMLINK_TARGET, &policy,
 					 (const u8 *)target,
 					 strnlen(target, PATH_MAX));
-	if (!verdict)
-		fs_overlay_judged(dir->i_sb, dentry, &policy);
 	return fs_probe_refuse(regs, verdict);
 }
 
@@ -222,12 +216,14 @@ static int pre_link(struct kprobe *p, struct pt_regs *regs)
 		(struct dentry *)regs_get_kernel_argument(regs, 2);
 	struct utf8guard_policy policy;
 
+	if (selftest_running())
+		return selftest_hit(regs, new_dentry);
 	if (unlikely(IS_PRIVATE(d_backing_inode(old_dentry))))
 		return 0;
 	if (!fs_check_wanted(dir->i_sb, &policy))
 		return 0;
-	return fs_probe_refuse(regs, check_new_name(FS_OP_LINK, dir->i_sb,
-						    &policy, new_dentry));
+	return fs_probe_refuse(regs, check_new_name(FS_OP_LINK, &policy,
+						    new_dentry));
 }
 
 /*
@@ -249,6 +245,8 @@ static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 	unsigned int flags = regs_get_kernel_argument(regs, 4);
 	struct utf8guard_policy policy;
 
+	if (selftest_running())
+		return selftest_hit(regs, new_dentry);
 	if (unlikely(IS_PRIVATE(d_backing_inode(old_dentry)) ||
 		     (d_is_positive(new_dentry) &&
 		      IS_PRIVATE(d_backing_inode(new_dentry)))))
@@ -257,8 +255,7 @@ static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	if (!fs_check_wanted(new_dir->i_sb, &policy))
 		return 0;
-	return fs_probe_refuse(regs, check_new_name(FS_OP_RENAME,
-						    new_dir->i_sb, &policy,
+	return fs_probe_refuse(regs, check_new_name(FS_OP_RENAME, &policy,
 						    new_dentry));
 }
 
@@ -267,16 +264,6 @@ static void keep_unoptimized(struct kprobe *p, struct pt_regs *regs,
 			     unsigned long flags)
 {
 }
-
-enum probe_index {
-	PROBE_CREATE,
-	PROBE_MKDIR,
-	PROBE_MKNOD,
-	PROBE_SYMLINK,
-	PROBE_LINK,
-	PROBE_RENAME,
-	PROBE_COUNT
-};
 
 #define PROBE(sym, handler) {					\
 	.symbol_name = sym,					\
@@ -291,14 +278,21 @@ enum probe_index {
 #ifndef FS_PROBE_RENAME_SYMBOL
 #define FS_PROBE_RENAME_SYMBOL "security_inode_rename"
 #endif
+/*
+ * The test build utf8guard_fs_decoy.ko puts its mkdir probe on a function
+ * that mkdir(2) never calls, as if the real one were inlined.
+ */
+#ifndef FS_PROBE_MKDIR_SYMBOL
+#define FS_PROBE_MKDIR_SYMBOL "security_inode_mkdir"
+#endif
 
-static struct kprobe probes[PROBE_COUNT] = {
-	[PROBE_CREATE] = PROBE("security_inode_create", pre_create),
-	[PROBE_MKDIR] = PROBE("security_inode_mkdir", pre_mkdir),
-	[PROBE_MKNOD] = PROBE("security_inode_mknod", pre_mknod),
-	[PROBE_SYMLINK] = PROBE("security_inode_symlink", pre_symlink),
-	[PROBE_LINK] = PROBE("security_inode_link", pre_link),
-	[PROBE_RENAME] = PROBE(FS_PROBE_RENAME_SYMBOL, pre_rename),
+static struct kprobe probes[FS_PROBE_COUNT] = {
+	[FS_PROBE_CREATE] = PROBE("security_inode_create", pre_create),
+	[FS_PROBE_MKDIR] = PROBE(FS_PROBE_MKDIR_SYMBOL, pre_mkdir),
+	[FS_PROBE_MKNOD] = PROBE("security_inode_mknod", pre_mknod),
+	[FS_PROBE_SYMLINK] = PROBE("security_inode_symlink", pre_symlink),
+	[FS_PROBE_LINK] = PROBE("security_inode_link", pre_link),
+	[FS_PROBE_RENAME] = PROBE(FS_PROBE_RENAME_SYMBOL, pre_rename),
 };
 
 /* Serialises self-tests and the health check's memory of the last one. */
@@ -314,7 +308,7 @@ static DECLARE_DELAYED_WORK(health_work, health_check);
 /* The six, plus one per filesystem module probed (module_probes.c). */
 unsigned int fs_probes_count(void)
 {
-	return PROBE_COUNT + fs_module_probes_count();
+	return FS_PROBE_COUNT + fs_module_probes_count();
 }
 
 u64 fs_probes_missed(void)
@@ -322,81 +316,106 @@ u64 fs_probes_missed(void)
 	u64 sum = fs_module_probes_missed();
 	unsigned int k;
 
-	for (k = 0; k < PROBE_COUNT; k++)
+	for (k = 0; k < FS_PROBE_COUNT; k++)
 		sum += READ_ONCE(probes[k].nmissed);
 	return sum;
 }
 
 const char *fs_probes_kind(void)
 {
-	return kprobe_ftrace(&probes[PROBE_MKDIR]) ? "ftrace-based kprobes" :
+	return kprobe_ftrace(&probes[FS_PROBE_MKDIR]) ? "ftrace-based kprobes" :
 						       "int3 kprobes";
 }
 
-static bool canary_passes(int (*hooked)(struct inode *, struct dentry *,
-					umode_t))
-{
-	return hooked(canary_dir, canary_dentry, 0) == CANARY_RESULT;
-}
-
 /*
- * How many probes are not in effect.  A probe the kernel marked disabled
- * or gone is not; if the canary gets through both probed functions it
- * calls, kprobes are disarmed as a whole and none is.  The probes of
- * loaded filesystem modules count too.
+ * How many probes are not in effect: each whose operation got through the
+ * self-test, or that the kernel marked disabled or gone.  If all six got
+ * through, kprobes are disarmed as a whole: the probes of filesystem
+ * modules too.  Sets *which to the bits of the six that are out.
  */
-static unsigned int self_test(void)
+static unsigned int self_test(unsigned long *which)
 {
-	bool create_ok, mkdir_ok;
-	unsigned int k, unhooked = 0;
+	unsigned int k;
+	unsigned long through;
 
 	lockdep_assert_held(&health_mutex);
+	*which = 0;
 	/* Nothing is to be checked now, and nothing is missing. */
 	if (disarmed)
 		return 0;
-	create_ok = canary_passes(security_inode_create);
-	mkdir_ok = canary_passes(security_inode_mkdir);
-	if (!create_ok && !mkdir_ok)
+	if (fs_selftest_vfs(&through))
+		pr_err("cannot mount the self-test's private tmpfs\n");
+	if (through == BIT(FS_PROBE_COUNT) - 1) {
+		*which = through;
 		return fs_probes_count();
-	unhooked = fs_module_probes_unhooked();
-	for (k = 0; k < PROBE_COUNT; k++) {
-		struct kprobe *p = &probes[k];
-
-		if (kprobe_disabled(p) || kprobe_gone(p) ||
-		    (k == PROBE_CREATE && !create_ok) ||
-		    (k == PROBE_MKDIR && !mkdir_ok))
-			unhooked++;
 	}
-	return unhooked;
+	for (k = 0; k < FS_PROBE_COUNT; k++)
+		if (kprobe_disabled(&probes[k]) || kprobe_gone(&probes[k]))
+			through |= BIT(k);
+	*which = through;
+	return hweight_long(through) + fs_module_probes_unhooked();
 }
 
-static void report_health(unsigned int unhooked, u64 missed)
+static const char *const probe_ops[FS_PROBE_COUNT] = {
+	[FS_PROBE_CREATE] = "create",
+	[FS_PROBE_MKDIR] = "mkdir",
+	[FS_PROBE_MKNOD] = "mknod",
+	[FS_PROBE_SYMLINK] = "symlink",
+	[FS_PROBE_LINK] = "link",
+	[FS_PROBE_RENAME] = "rename",
+};
+
+static void report_health(unsigned int unhooked, unsigned long which,
+			  u64 missed)
 {
 	lockdep_assert_held(&health_mutex);
 	if (unhooked != last_unhooked) {
-		if (unhooked)
-			pr_err("%u of %u hooks are not in effect (kprobes disarmed? see /sys/kernel/debug/kprobes/enabled and sysctl kernel.ftrace_enabled): new names are NOT checked\n",
-			       unhooked, fs_probes_count());
-		else
+		if (unhooked) {
+			char ops[64] = "";
+			unsigned int k;
+
+			for (k = 0; k < FS_PROBE_COUNT; k++)
+				if (which & BIT(k)) {
+					strlcat(ops, " ", sizeof(ops));
+					strlcat(ops, probe_ops[k], sizeof(ops));
+				}
+			pr_err("%u of %u hooks are not in effect (self-test got through:%s%s; kprobes disarmed? see /sys/kernel/debug/kprobes/enabled and sysctl kernel.ftrace_enabled): new names are NOT checked\n",
+			       unhooked, fs_probes_count(), ops,
+			       which ? "" : " none, a filesystem module's probe is out");
+		} else {
 			pr_notice("all %u hooks are in effect again\n",
 				  fs_probes_count());
+		}
 		last_unhooked = unhooked;
 	}
 	if (missed != last_missed) {
-		pr_warn("%llu hooked operations were not checked (kprobe missed: another probe was running on that CPU)\n",
+		pr_warn("%llu probe hits missed (another probe was running on that CPU, or too many overlayfs operations at once): hooked operations not checked, or overlayfs copy-ups checked as new names\n",
 			missed - last_missed);
 		last_missed = missed;
 	}
 }
 
-/* fs/unhooked: a fresh self-test, whose result is also logged if new. */
+/* Under health_mutex: a self-test, its result logged if new. */
+static unsigned int test_and_report(void)
+{
+	unsigned long which;
+	unsigned int unhooked = self_test(&which);
+
+	report_health(unhooked, which, fs_probes_missed());
+	return unhooked;
+}
+
+/*
+ * fs/unhooked: a fresh self-test, run by the health check's kworker
+ * (kernel credentials, whoever reads the file), which logs it if new.
+ */
 unsigned int fs_probes_unhooked(void)
 {
 	unsigned int unhooked;
 
+	flush_delayed_work(&health_work);
 	mutex_lock(&health_mutex);
-	unhooked = self_test();
-	report_health(unhooked, fs_probes_missed());
+	unhooked = last_unhooked;
 	mutex_unlock(&health_mutex);
 	return unhooked;
 }
@@ -422,7 +441,7 @@ void fs_probes_set_armed(bool armed)
 	mutex_lock(&health_mutex);
 	if (armed == !disarmed)
 		goto out;
-	for (k = 0; k < PROBE_COUNT; k++) {
+	for (k = 0; k < FS_PROBE_COUNT; k++) {
 		err = armed ? enable_kprobe(&probes[k]) :
 			      disable_kprobe(&probes[k]);
 		if (err && !ret)
@@ -440,40 +459,22 @@ void fs_probes_set_armed(bool armed)
 			armed ? "armed: new names are checked again" :
 				"disarmed (mode off or fs/enabled 0): they cost nothing until names are to be checked again");
 	if (armed)
-		report_health(self_test(), fs_probes_missed());
+		test_and_report();
 out:
 	mutex_unlock(&health_mutex);
 }
 
 static void health_check(struct work_struct *work)
 {
-	fs_probes_unhooked();
+	mutex_lock(&health_mutex);
+	test_and_report();
+	mutex_unlock(&health_mutex);
 	schedule_delayed_work(&health_work, HEALTH_INTERVAL);
-}
-
-static int canary_init(void)
-{
-	canary_dir = kzalloc(sizeof(*canary_dir), GFP_KERNEL);
-	canary_dentry = kzalloc(sizeof(*canary_dentry), GFP_KERNEL);
-	if (!canary_dir || !canary_dentry) {
-		kfree(canary_dir);
-		kfree(canary_dentry);
-		return -ENOMEM;
-	}
-	/* Only i_flags is ever read, and only if the probe is not there. */
-	canary_dir->i_flags = S_PRIVATE;
-	return 0;
-}
-
-static void canary_exit(void)
-{
-	kfree(canary_dentry);
-	kfree(canary_dir);
 }
 
 static void unregister_probes(unsigned int count)
 {
-	struct kprobe *list[PROBE_COUNT];
+	struct kprobe *list[FS_PROBE_COUNT];
 	unsigned int k;
 
 	for (k = 0; k < count; k++)
@@ -499,42 +500,40 @@ int fs_probes_init(void)
 	unsigned int k, unhooked;
 	int ret;
 
-	ret = canary_init();
-	if (ret)
-		return ret;
 	/* As register_kprobes(), all or nothing, but naming the culprit. */
-	for (k = 0; k < PROBE_COUNT; k++) {
+	for (k = 0; k < FS_PROBE_COUNT; k++) {
 		ret = register_kprobe(&probes[k]);
 		if (ret) {
 			pr_err("cannot probe %s: error %d%s; not loading: no hook is better than a partial one\n",
 			       probes[k].symbol_name, ret,
 			       ret == -ENOENT ? " (no such symbol: kernel built without CONFIG_SECURITY?)" : "");
 			unregister_probes(k);
-			canary_exit();
 			return ret;
 		}
 	}
 	mutex_lock(&health_mutex);
-	unhooked = self_test();
+	unhooked = test_and_report();
 	mutex_unlock(&health_mutex);
 	if (unhooked) {
-		pr_err("%u of %u probes are registered but not in effect (kprobes disarmed: /sys/kernel/debug/kprobes/enabled or sysctl kernel.ftrace_enabled is 0); not loading\n",
-		       unhooked, PROBE_COUNT);
-		unregister_probes(PROBE_COUNT);
-		canary_exit();
-		return -EBUSY;
+		pr_err("not loading: %u of %u probes are registered but not in effect\n",
+		       unhooked, FS_PROBE_COUNT);
+		ret = -EBUSY;
+		goto fail;
 	}
 	ret = fs_module_probes_init();
 	if (ret) {
 		pr_err("cannot watch for filesystem modules: error %d; not loading\n",
 		       ret);
-		unregister_probes(PROBE_COUNT);
-		canary_exit();
-		return ret;
+		goto fail;
 	}
 	last_missed = fs_probes_missed();
 	schedule_delayed_work(&health_work, HEALTH_INTERVAL);
 	return 0;
+
+fail:
+	unregister_probes(FS_PROBE_COUNT);
+	fs_selftest_exit();
+	return ret;
 }
 
 /* Remove the probes; on return no task can be in a handler or the stub. */
@@ -542,6 +541,6 @@ void fs_probes_exit(void)
 {
 	cancel_delayed_work_sync(&health_work);
 	fs_module_probes_exit();
-	unregister_probes(PROBE_COUNT);
-	canary_exit();
+	unregister_probes(FS_PROBE_COUNT);
+	fs_selftest_exit();
 }

@@ -27,9 +27,9 @@
 # usage: fs_hook_test.sh [--after-lock | --stress-only] MODULE_DIR TOOL_DIR
 #        [STRESS_ITER]
 # MODULE_DIR holds utf8guard.ko, utf8guard_fs.ko and the test modules
-# utf8guard_fs_nosym.ko and utf8guard_miss_trigger.ko; TOOL_DIR holds
-# fs_op, fs_stress, guest_write and sysfs-kernel-utf8guard-fs (the ABI
-# file); the harness puts tests/lib/assert.sh and vm-lib.sh in /utf8guard/.
+# utf8guard_fs_nosym.ko, utf8guard_fs_decoy.ko and utf8guard_miss_trigger.ko;
+# TOOL_DIR holds fs_op, fs_stress, guest_write and sysfs-kernel-utf8guard-fs
+# (the ABI file); the harness puts tests/lib/assert.sh and vm-lib.sh in /utf8guard/.
 # STRESS_ITER (or the environment's FS_STRESS_ITER; default 10000) is the
 # number of iterations of each of the 16 stress processes on tmpfs, the
 # environment's FS_STRESS_EXT4_ITER (default: the same) on ext4;
@@ -1119,6 +1119,22 @@ else
 fi
 expect_eq "missing symbol: nothing hooked, bad name allowed" ok \
 	"$("$fsop" mkdir $sc 6ec0af)"
+# A hooked function the kernel never calls (inlined into its caller by
+# LTO, say): utf8guard_fs_decoy.ko puts its mkdir probe on a function of
+# its own (tests/fs/kmod/).  The probe registers and is armed; only the
+# self-test, which runs each operation through the real vfs_*(), can
+# tell.  The module must refuse to load, name mkdir, and leave nothing.
+mark
+expect_failure "a build whose mkdir probe is never reached does not load" \
+	insmod "$mods/utf8guard_fs_decoy.ko"
+expect_match "decoy: logged, naming mkdir alone" \
+	'\] utf8guard_fs_decoy: 1 of 6 hooks are not in effect \(self-test got through: mkdir;' \
+	"$(log_since)"
+expect_eq "decoy: not loaded" "" "$(grep -w utf8guard_fs_decoy /proc/modules)"
+if [ -r $kl ]; then
+	expect_eq "decoy: its probes unregistered" "" \
+		"$(grep -E 'security_inode_|decoy' $kl)"
+fi
 expect_status "insmod with defaults again" 0 insmod "$mods/utf8guard_fs.ko"
 expect_eq "defaults again" "1|*|1" "$(fsstate)"
 

@@ -386,6 +386,13 @@ static int op_read(char **name)
 	return 0;
 }
 
+/* sleep MS: let time pass in a chain (RCU frees dentries after a while). */
+static int op_sleep(char **arg)
+{
+	usleep((useconds_t)strtoul(arg[0], NULL, 10) * 1000);
+	return 0;
+}
+
 enum { HEX, TEXT };
 
 static const struct operation {
@@ -435,6 +442,7 @@ static const struct operation {
 	{ "write", op_write, 2, { HEX, TEXT }, 0,
 	  "HEX TEXT  replace the contents of an existing file" },
 	{ "read", op_read, 1, { HEX }, 1, "HEX  prints the contents" },
+	{ "sleep", op_sleep, 1, { TEXT }, 0, "MS  sleep MS milliseconds" },
 };
 
 static void usage(const char *why)

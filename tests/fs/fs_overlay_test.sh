@@ -50,15 +50,21 @@ DIRBAD=64ff		# a directory "d" FF: a file made inside
 RENDIR=72ff		# a directory "r" FF: renamed
 EMPTY=65ff		# an empty directory "e" FF: removed
 WO=776f			# "wo": deleted, then made again over its whiteout
+WO2=776f32		# "wo2": the same, then a symlink of that name elsewhere
+WO3=776f33		# "wo3": the same, then a file of that name elsewhere
+LEGS="6c656731e9 6c656732e9"	# "leg1", "leg2" + E9: written, deleted
 
 # make_lower DIR: the legacy tree, made while no hook is loaded.
 make_lower() {
 	ml=$1
 	mkdir -p "$ml/sub"
-	for ml_f in $LEGACY $TRUNC $CHMOD $DEL $HL $WO; do
+	for ml_f in $LEGACY $TRUNC $CHMOD $DEL $HL $WO $WO2 $WO3 $LEGS; do
 		"$fsop" create "$ml" $ml_f >/dev/null
 		"$fsop" write "$ml" $ml_f old >/dev/null
 	done
+	# The review's attacks run as uid 1000: the tree is its.
+	chown -R 1000:1000 "$ml"
+	chmod 1777 "$ml"
 	"$fsop" create "$ml/sub" $SUBBAD >/dev/null
 	"$fsop" symlink "$ml" $LNK c0ae2e >/dev/null
 	"$fsop" symlink "$ml" $BADSYM 74 >/dev/null
@@ -85,12 +91,19 @@ for b in $bases; do
 	mkdir -p "$b/lower" "$b/upper" "$b/work" "$b/merged" "$b/plain" "$b/ns-upper" \
 		"$b/ns-work" "$b/ns-merged"
 	make_lower "$b/lower"
+	chmod 1777 "$b/plain" "$b/upper"
+	"$fsop" create "$b/plain" 737263 >/dev/null	# "src"
+	chown 1000:1000 "$b/plain/src"
+	for k in 0 1 2 3 4 5 6 7; do
+		mkdir -p "$b/plain/n/d$k"
+	done
+	chmod -R 1777 "$b/plain/n"
 done
 expect_eq "legacy lower made" ok "$("$fsop" stat /mnt/ovl-tmpfs/lower $LEGACY)"
 
 expect_status "insmod utf8guard.ko" 0 insmod "$mods/utf8guard.ko"
 expect_status "insmod utf8guard_fs.ko" 0 insmod "$mods/utf8guard_fs.ko"
-expect_match "overlay.ko probed" 'probed overlay \(3 probes\)' "$(dmesg)"
+expect_match "overlay.ko probed" 'probed overlay \(6 probes\)' "$(dmesg)"
 setmode enforce
 
 for b in $bases; do
@@ -157,15 +170,41 @@ for b in $bases; do
 		expect_eq "$t: new good name: $op_name" ok "$("$fsop" "$1" "$m" "$2" ${3:+"$3"})"
 		expect_eq "$t: $op_name checked once" $((c0 + 1)) "$(count "$1" checked)"
 	done
-	# A name made over a whiteout leaves the overlay's judgement of it
-	# unused (the upper rename onto the whiteout is not a new name).
-	# Review finding: that must not let the same process make a
-	# temporary-looking symlink with a bad target elsewhere.
+	# A name made over a whiteout: the upper rename onto the whiteout is
+	# not a new name.  Our own finding while breaking the hook: that must
+	# not let the same process make a temporary-looking symlink with a
+	# bad target elsewhere.
 	expect_eq "$t: delete wo" ok "$("$fsop" unlink "$m" $WO)"
 	expect_eq "$t: create over a whiteout, then a '#1' symlink to a bad target" \
 		"ok EILSEQ " "$("$fsop" create "$m" $WO -- symlink "$b/plain" 2331 c0ae2e | tr '\n' ' ')"
 	expect_eq "$t: ... and a '#1' symlink after a copy-up" "ok EILSEQ " \
 		"$("$fsop" write "$m" $WO x -- symlink "$b/plain" 2332 c0ae2e | tr '\n' ' ')"
+	# Adversarial review of these marks: the upper layer's operations
+	# are let through only while overlayfs works on the user's behalf.
+	# A1: a name made over a whiteout, then a symlink of that name with
+	# a bad target elsewhere, by the same process (uid 1000).
+	expect_eq "$t: A1: delete, create over the whiteout, symlink elsewhere" \
+		"ok ok EILSEQ " \
+		"$("$fsop" --as-uid 1000 unlink "$m" $WO2 -- create "$m" $WO2 -- symlink "$b/plain" $WO2 eda080 | tr '\n' ' ')"
+	# A2: a written (copied-up) legacy file deleted, then renames to its
+	# name in fresh directories elsewhere: the whiteout's mark must not
+	# outlive the delete (a dentry at the same address elsewhere).
+	for leg in $LEGS; do
+		a2_ops="write $m $leg x -- unlink $m $leg -- sleep / 300"
+		for k in 0 1 2 3 4 5 6 7; do
+			a2_ops="$a2_ops -- rename $b/plain 737263 $(hex "n/d$k/")$leg"
+		done
+		# shellcheck disable=SC2086 # a2_ops is the chain of operations
+		expect_eq "$t: A2: delete written legacy $leg, rename to it elsewhere" \
+			"ok ok ok EILSEQ EILSEQ EILSEQ EILSEQ EILSEQ EILSEQ EILSEQ EILSEQ " \
+			"$("$fsop" --as-uid 1000 $a2_ops | tr '\n' ' ')"
+	done
+	# A3a: the same process's create elsewhere is counted too.
+	c0=$(count create checked)
+	expect_eq "$t: A3a: delete, create over the whiteout, create elsewhere" \
+		"ok ok ok " \
+		"$("$fsop" --as-uid 1000 unlink "$m" $WO3 -- create "$m" $WO3 -- create "$b/plain" $WO3 | tr '\n' ' ')"
+	expect_eq "$t: A3a: both creates counted" $((c0 + 2)) "$(count create checked)"
 	expect_status "$t: umount overlay" 0 umount "$m"
 
 	# In a user namespace, the mounter chooses the lower layers: no
@@ -184,7 +223,7 @@ expect_status "rmmod overlay" 0 rmmod overlay
 expect_no_match "overlay unloaded: no probe" 'ovl_' \
 	"$(cat /sys/kernel/debug/kprobes/list 2>/dev/null)"
 expect_status "modprobe overlay" 0 modprobe overlay
-expect_eq "overlay loaded again: 3 probes" 3 \
+expect_eq "overlay loaded again: 6 probes" 6 \
 	"$(grep -c ' ovl_[a-z_]*+0x' /sys/kernel/debug/kprobes/list)"
 expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
 expect_eq "utf8guard_fs unloaded: no overlay probe" 0 \
