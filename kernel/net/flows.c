@@ -28,7 +28,9 @@
  *    refused.  A local flow's carry is never evicted.
  *  - An entry whose connection is idle for flow_timeout seconds while
  *    holding a carry expires (counted): in mode enforce its connection is
- *    reset, since its next bytes could no longer be checked.
+ *    reset, since its next bytes could no longer be checked.  The reset
+ *    runs later, from a work item: until the socket takes no more data,
+ *    the entry stays, doomed, and every segment for it is refused.
  *
  * Memory: at most flows_max entries of sizeof(struct flow) bytes (shown
  * at load), plus the sockets they pin, which a closed connection frees at
@@ -80,6 +82,7 @@ struct flow {
 	bool claimed;
 	u32 next;
 	bool has_next;
+	bool doomed;			/* expired, its reset queued */
 	struct {
 		u32 seq;		/* where the carry continues */
 		u8 length;		/* 0: slot unused */
@@ -199,7 +202,8 @@ static bool claim_live(const struct flow *flow)
  * Under flows_lock: whether @flow can go without losing what a segment
  * will need: a forwarded flow's (counted as evicted by the caller), or a
  * local one's whose socket takes no more data or whose state is all
- * before its rcv_nxt (which only grows: a stale read is on the safe side).
+ * before its rcv_nxt (which only grows: a stale read is on the safe side),
+ * and is not doomed (expire()).
  */
 static bool needed(const struct flow *flow)
 {
@@ -209,7 +213,8 @@ static bool needed(const struct flow *flow)
 		return true;
 	if (!takes_data(flow->sk))
 		return false;
-	return holds_after(flow, READ_ONCE(tcp_sk(flow->sk)->rcv_nxt));
+	return flow->doomed ||
+	       holds_after(flow, READ_ONCE(tcp_sk(flow->sk)->rcv_nxt));
 }
 
 /* Under flows_lock: the carry @flow stores for @seq, and its next. */
@@ -481,7 +486,8 @@ static struct flow *lock_entry(const struct net_flow_key *key, u32 hash,
  * Return: 0; -ERANGE when the segment does not start where it must (not
  * at from when @busy, beyond it otherwise); -EINPROGRESS when another
  * segment from the same place may not have reached TCP yet, or when @busy
- * and the entry may be an earlier connection's; -EBUSY when
+ * and the entry may be an earlier connection's; -ESTALE when the flow
+ * expired and its connection is being reset; -EBUSY when
  * the table is full of entries still needed; -ENOMEM.
  */
 int net_flow_claim(const struct net_flow_key *key, struct sock *sk,
@@ -498,6 +504,10 @@ int net_flow_claim(const struct net_flow_key *key, struct sock *sk,
 			  &fresh, &dead);
 	if (IS_ERR(flow)) {
 		ret = PTR_ERR(flow);
+		goto out;
+	}
+	if (flow->doomed) {
+		ret = -ESTALE;
 		goto out;
 	}
 	if (!flow->has_origin && !busy) {
@@ -701,28 +711,32 @@ static enum sweep_verdict judge(const struct sweep *sweep,
 		       SWEEP_REMOVE : SWEEP_KEEP;
 	if (flow->sk && !needed(flow))
 		return SWEEP_REMOVE;
-	return idle ? SWEEP_EXPIRE : SWEEP_KEEP;
+	return idle && !flow->doomed ? SWEEP_EXPIRE : SWEEP_KEEP;
 }
 
 /*
  * Expired while holding state a segment will need: its connection cannot
- * be checked any more, so in mode enforce it is reset (after the lock).
- * Return: false when the reset could not be queued: the entry stays, and
- * the next collection tries again.
+ * be checked any more, so in mode enforce it is reset.  The reset runs
+ * from a work item, later: until then the entry stays, doomed, so that
+ * the segment that completes its carry is refused, not checked as the
+ * start of a text (needed() keeps it while the socket takes data).
+ * Return: whether the entry can go now; it stays when the reset could not
+ * be queued (the next collection tries again) or was queued (doomed).
  */
 static bool expire(struct flow *flow)
 {
 	bool enforce = utf8guard_policy_get().mode == UTF8GUARD_MODE_ENFORCE;
+	bool reset = flow->sk && enforce && takes_data(flow->sk);
 
-	if (flow->sk && enforce && takes_data(flow->sk) &&
-	    !net_reset_socket(flow->sk))
+	if (reset && !net_reset_socket(flow->sk))
 		return false;
+	flow->doomed = reset;
 	net_count(NET_EXPIRED);
 	if (flow->sk)
 		pr_warn_ratelimited("TCP flow idle for %lu s with a character split at its edge: %s\n",
 				    flows_timeout / HZ, enforce ?
 				    "connection reset" : "state dropped");
-	return true;
+	return !reset;
 }
 
 /*

@@ -39,7 +39,9 @@
  * Open data; a SYN on a connection TCP throws away), the data on the ACK
  * that completes a handshake (a request socket, or a listener's SYN
  * cookie: it must start at the request's rcv_nxt), and segments to no
- * socket or one that takes no data.  None of them stores anything, so
+ * socket or one that takes no data (but data without SYN for a socket
+ * waiting for its SYN-ACK is refused: TCP may take it after the SYN-ACK,
+ * trimmed at the rcv_nxt that sets).  None of them stores anything, so
  * stray segments cannot fill the table; but handshake data claims the
  * flow from its start (net_flow_claim_start()): two ACKs with data that
  * complete one handshake at once would both be checked from there, and
@@ -78,6 +80,7 @@ struct tcp_view {
 	bool handshake;		/* a request socket: rcv_nxt is its */
 	bool opens;		/* a request socket or a listener */
 	bool busy;		/* a task owns the socket: backlog */
+	bool connecting;	/* a full socket in SYN_SENT */
 	bool mptcp;		/* an MPTCP subflow */
 	bool ack_ok;		/* TCP would take the segment's ACK */
 	u32 rcv_nxt;		/* exact unless busy, then a lower bound */
@@ -188,6 +191,9 @@ static void get_view(struct sk_buff *skb, const struct net_packet *pkt,
 		break;
 	case TCP_LISTEN:	/* a SYN cookie, or its request just went */
 		view->opens = true;
+		break;
+	case TCP_SYN_SENT:	/* a client before the peer's SYN-ACK */
+		view->connecting = true;
 		break;
 	case TCP_SYN_RECV:	/* Fast Open */
 	case TCP_ESTABLISHED:
@@ -391,6 +397,9 @@ static unsigned int check_stateful(struct sk_buff *skb,
 			       view->rcv_nxt, view->busy, &flow);
 	if (error == -ERANGE || error == -EINPROGRESS)
 		return net_refuse(policy, NET_REORDERED);
+	/* Expired with a carry, its reset queued: nothing to check from. */
+	if (error == -ESTALE)
+		return net_refuse(policy, NET_NOSTATE);
 	if (error)
 		return refuse_store(policy, error);
 	verdict = check_claimed(skb, pkt, state, policy, view, &flow);
@@ -418,6 +427,15 @@ static unsigned int check_segment(struct sk_buff *skb, struct net_packet *pkt,
 	if (view->forwarded)
 		return pkt->syn ? check_start(skb, pkt, state, policy, view) :
 		       check_forwarded(skb, pkt, state, policy, view);
+	/*
+	 * Data without SYN for a socket still waiting for the SYN-ACK: TCP
+	 * throws it away, unless it processes the SYN-ACK first (another
+	 * CPU, or the backlog) and then takes this data from the rcv_nxt the
+	 * SYN-ACK sets, not from where it starts.  It cannot be checked as
+	 * TCP will deliver it: refused, as reordered.
+	 */
+	if (view->connecting && !pkt->syn)
+		return net_refuse(policy, NET_REORDERED);
 	if (view->sk && !pkt->syn)
 		return check_stateful(skb, pkt, state, policy, view);
 	return check_start(skb, pkt, state, policy, view);

@@ -278,6 +278,13 @@ static const char usage_text[] =
 	"  net_op tcp-tfo-reconnect DEV ADDR PORT PEER HEX1 HEXSYN HEX2\n"
 	"         first HEX|- syn-ack HEX|- second HEX|-: as tcp-reconnect,\n"
 	"         the peer spoofed on DEV, HEXSYN in its second SYN-ACK\n"
+	"  net_op tcp-expire-race ADDR PORT PADS rst|sysfs\n"
+	"         expire-race ...: target read HEX reset|eof|open\n"
+	"         an expired flow's carry, then its next byte before the reset\n"
+	"  net_op tcp-synsent-race DEV ADDR PORT PEER COUNT HEX\n"
+	"         synsent-race N attempts, established E, delivered D,\n"
+	"         ill-formed K: data at the SYN's sequence number, sent with\n"
+	"         the SYN-ACK from two CPUs to a client bound to ADDR:PORT\n"
 	"  net_op tcp-open-race ADDR PORT COUNT HEXA HEXB\n"
 	"         open-race N attempts, delivered D, ill-formed K\n"
 	"         (race skipped: 1 CPU)\n"
@@ -2723,6 +2730,360 @@ static int cmd_tcp_tfo_reconnect(char **arg)
 	return 0;
 }
 
+/* --- tcp-expire-race: the reset of an expired flow comes later -------- */
+
+#define EXPIRE_RACE_MAX_PADS 4000
+
+static unsigned long read_counter(const char *name)
+{
+	char path[256], buf[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/kernel/utf8guard/net/stats/%s",
+		 name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return strtoul(buf, NULL, 10);
+}
+
+/* Read whatever comes on @fd until reset/eof/@ms quiet. */
+static void read_all(int fd, unsigned char *got, size_t *n, size_t room,
+		     const char **end, int quiet_ms)
+{
+	ssize_t len;
+
+	*end = "open";
+	while (wait_for(fd, POLLIN, now_ms() + quiet_ms)) {
+		len = read(fd, got + *n, room - *n);
+		if (len < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (len < 0 && errno == ECONNRESET) {
+			*end = "reset";
+			return;
+		}
+		if (len < 0)
+			fail("read");
+		if (len == 0) {
+			*end = "eof";
+			return;
+		}
+		*n += len;
+	}
+}
+
+/*
+ * tcp-expire-race ADDR PORT PADS TRIGGER: a target connection's reader
+ * receives an injected "61 E2" (the flow's carry), and PADS more
+ * connections each "E0", in one burst, so that all go idle together and
+ * the target's entry is the oldest.  After flow_timeout the collection
+ * expires them all and queues their resets.  As soon as TRIGGER fires
+ * ("rst": the first pad's sender sees its reset; "sysfs": stats/expired
+ * moves), "41" is injected right after "E2": refused until the target's
+ * reset lands, else the reader reads 61 E2 41.
+ * Prints "expire-race ...: target read HEX END".  (Adversarial review,
+ * round 6, finding 1.)
+ */
+static int cmd_tcp_expire_race(char **arg)
+{
+	static struct tcp_pair pad[EXPIRE_RACE_MAX_PADS];
+	struct bytes e0 = { .data = (unsigned char *)"\xe0", .len = 1 };
+	struct bytes head = { .data = (unsigned char *)"\x61\xe2", .len = 2 };
+	struct bytes tail = { .data = (unsigned char *)"\x41", .len = 1 };
+	unsigned char got[256], b;
+	size_t n = 0;
+	const char *end;
+	struct endpoint ep;
+	struct injection in;
+	socklen_t len = sizeof(in.from);
+	long pads, k, injected = 0;
+	bool use_rst;
+	unsigned long expired0;
+	long long t0, t_trigger = 0;
+	struct pollfd *pfd;
+	int i;
+
+	parse_endpoint(arg[0], arg[1], &ep);
+	pads = parse_number(arg[2], 0, EXPIRE_RACE_MAX_PADS, "PADS");
+	use_rst = !strcmp(arg[3], "rst");
+	raise_file_limit(2 * pads + 64);
+	in.listener = tcp_listener(&ep, 4096);
+	/* pads: connected first, data later */
+	for (k = 0; k < pads; k++) {
+		pad[k].tx = tcp_connect(&ep, SOCKET_BUFFER);
+		pad[k].rx = tcp_accept(in.listener);
+	}
+	in.pair.tx = tcp_connect(&ep, SOCKET_BUFFER);
+	in.pair.rx = tcp_accept(in.listener);
+	if (getsockname(in.pair.tx, &in.from.sa, &len) < 0)
+		fail("getsockname");
+	memcpy(&in.to, &ep.addr, ep.len);
+	if (tcp_injector_open(&in.injector, ep.family) < 0)
+		fail("raw socket");
+	read_sequences(in.pair.rx, &in.rcv_nxt, &in.snd_nxt);
+
+	/* the target's split character, then the pads' E0 in one burst */
+	inject_segment(&in, in.rcv_nxt, in.snd_nxt, &head, 0, 0);
+	for (k = 0; k < pads; k++)
+		if (send(pad[k].tx, "\xe0", 1, MSG_NOSIGNAL) != 1)
+			fail("send pad");
+	read_all(in.pair.rx, got, &n, sizeof(got), &end, 300);
+	if (n != 2) {
+		printf("error: target got %zu bytes before expiry\n", n);
+		return 1;
+	}
+	for (k = 0; k < pads; k++) {
+		size_t m = 0;
+		const char *e;
+		unsigned char x[4];
+
+		read_all(pad[k].rx, x, &m, sizeof(x), &e, 50);
+		if (m != 1) {
+			printf("error: pad %ld got %zu bytes\n", k, m);
+			return 1;
+		}
+	}
+	(void)e0;
+	fprintf(stderr, "net_op: set up, flows=%lu; waiting for expiry\n",
+		read_counter("../flows"));
+	expired0 = read_counter("expired");
+	t0 = now_ms();
+	pfd = allocate((pads + 1) * sizeof(*pfd));
+	for (;;) {
+		bool fired = false;
+
+		if (now_ms() - t0 > 60000) {
+			printf("error: no expiry in 60 s\n");
+			return 1;
+		}
+		if (use_rst && pads) {
+			for (k = 0; k < pads; k++)
+				pfd[k] = (struct pollfd){ .fd = pad[k].tx,
+							  .events = POLLIN };
+			if (poll(pfd, pads, 1000) > 0)
+				for (k = 0; k < pads; k++)
+					if (pfd[k].revents &
+					    (POLLERR | POLLHUP | POLLIN))
+						fired = true;
+		} else {
+			fired = read_counter("expired") != expired0;
+		}
+		if (fired)
+			break;
+	}
+	t_trigger = now_ms();
+	/* "41" right after E2, a few times until the target is reset */
+	for (i = 0; i < 200; i++) {
+		struct pollfd p = { .fd = in.pair.rx, .events = POLLIN };
+
+		inject_segment(&in, in.rcv_nxt + 2, in.snd_nxt, &tail, 0, 0);
+		injected++;
+		if (poll(&p, 1, 2) > 0)
+			break;
+	}
+	read_all(in.pair.rx, got, &n, sizeof(got), &end, 3000);
+	printf("expire-race pads %ld trigger %s injected %ld after %lld ms: target read ",
+	       pads, arg[3], injected, now_ms() - t_trigger);
+	print_hex(got, n);
+	printf(" %s\n", end);
+	(void)b;
+	for (k = 0; k < pads; k++)
+		close_pair(&pad[k]);
+	close_with_reset(in.pair.tx);
+	close_with_reset(in.pair.rx);
+	close(in.listener);
+	return 0;
+}
+
+/* --- tcp-synsent-race: data for a client before its SYN-ACK ------------ */
+
+/* The ISN of the next SYN from @from to @to, or false after @ms. */
+static bool capture_syn_timed(int cap, const struct sockaddr_in *from,
+			      const struct sockaddr_in *to, uint32_t *isn,
+			      int ms)
+{
+	long long deadline = now_ms() + ms;
+	unsigned char buf[2048];
+	const struct tcphdr *th;
+	size_t off;
+	ssize_t n;
+
+	while (wait_for(cap, POLLIN, deadline)) {
+		n = recv(cap, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n < 0)
+			continue;
+		off = (size_t)(buf[0] & 0x0f) * 4;
+		if ((buf[0] >> 4) != 4 || buf[9] != IPPROTO_TCP ||
+		    (size_t)n < off + sizeof(*th))
+			continue;
+		th = (const struct tcphdr *)(buf + off);
+		if (th->th_sport == from->sin_port &&
+		    th->th_dport == to->sin_port &&
+		    (th->th_flags & (TH_SYN | TH_ACK)) == TH_SYN) {
+			*isn = ntohl(th->th_seq);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* race_sender()'s twin for spoofed IPv4 segments: B. */
+static struct {
+	struct sockaddr_in from, to;
+	uint32_t ack;
+} sp;
+
+static void *spoof_sender(void *unused)
+{
+	unsigned long done = 0, now;
+
+	(void)unused;
+	pin_to(race.cpu);
+	for (;;) {
+		while ((now = atomic_load_explicit(
+				&race.attempt, memory_order_acquire)) == done)
+			if (atomic_load_explicit(&race.quit,
+						 memory_order_relaxed))
+				return NULL;
+		if (race.delay > 0)
+			spin(race.delay);
+		inject_spoofed(&race.injector, &sp.from, &sp.to, race.seq,
+			       sp.ack, TH_ACK | TH_PUSH, &race.payload);
+		done = now;
+		atomic_store_explicit(&race.sent, done, memory_order_release);
+	}
+}
+
+/*
+ * synsent-race DEV ADDR PORT PEER COUNT HEXB (IPv4): the program is a
+ * client bound to ADDR:PORT (watched; ADDR on DEV, whose neighbour PEER
+ * answers nothing: the peer is spoofed segments, the SYN is read on DEV),
+ * connecting to PEER:(20000 + attempt).  The peer answers with a SYN-ACK
+ * (seq S, no data) from one CPU and, at once from another, PSH|ACK at
+ * seq S (the SYN's own number) carrying HEXB.  The hook checks HEXB while
+ * the socket is still SYN_SENT: as the start of a text, whole; TCP takes
+ * it after the SYN-ACK, in ESTABLISHED, from rcv_nxt = S + 1.
+ */
+static int cmd_tcp_synsent_race(char **arg)
+{
+	unsigned long attempt, established = 0, delivered = 0, bad = 0;
+	struct bytes got = { NULL, 0 }, first_bad = { NULL, 0 }, none = { .len = 0 };
+	struct sockaddr_ll link = { .sll_family = AF_PACKET,
+				    .sll_protocol = htons(ETH_P_ALL) };
+	struct sockaddr_in me = { .sin_family = AF_INET };
+	struct sockaddr_in peer = { .sin_family = AF_INET };
+	uint32_t isn, peer_isn = 0x40000000;
+	struct tcp_injector injector;
+	int cap, fd, cpu[2], err;
+	size_t room = 0;
+	pthread_t sender;
+	long count, delay;
+
+	link.sll_ifindex = if_nametoindex(arg[0]);
+	if (!link.sll_ifindex)
+		fail_on("if_nametoindex", arg[0]);
+	if (inet_pton(AF_INET, arg[1], &me.sin_addr) != 1 ||
+	    inet_pton(AF_INET, arg[3], &peer.sin_addr) != 1)
+		usage("synsent-race: ADDR and PEER are IPv4 addresses");
+	me.sin_port = htons(parse_number(arg[2], 1, 65535, "PORT"));
+	count = parse_number(arg[4], 1, 30000, "COUNT");
+	parse_hex(arg[5], &race.payload);
+	if (!two_cpus(cpu)) {
+		printf("race skipped: 1 CPU\n");
+		return 0;
+	}
+	cap = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, htons(ETH_P_ALL));
+	if (cap < 0)
+		fail("packet socket");
+	if (bind(cap, (struct sockaddr *)&link, sizeof(link)) < 0)
+		fail_on("bind (packet socket)", arg[0]);
+	if (tcp_injector_open(&injector, AF_INET) < 0 ||
+	    tcp_injector_open(&race.injector, AF_INET) < 0)
+		fail("raw socket");
+	race.cpu = cpu[1];
+	pin_to(cpu[0]);
+	seed_random();
+	err = pthread_create(&sender, NULL, spoof_sender, NULL);
+	if (err) {
+		errno = err;
+		fail("pthread_create");
+	}
+	for (attempt = 0; attempt < (unsigned long)count; attempt++) {
+		peer.sin_port = htons(20000 + attempt % 30000);
+		fd = new_socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
+		set_option(fd, SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
+		if (bind(fd, (struct sockaddr *)&me, sizeof(me)) < 0)
+			fail("bind (client)");
+		if (connect(fd, (struct sockaddr *)&peer, sizeof(peer)) < 0 &&
+		    errno != EINPROGRESS)
+			fail("connect (client)");
+		if (!capture_syn_timed(cap, &me, &peer, &isn, 2000)) {
+			errno = ETIMEDOUT;
+			fail("SYN");
+		}
+		peer_isn += 0x10000;
+		sp.from = peer;
+		sp.to = me;
+		sp.ack = isn + 1;
+		race.seq = peer_isn;		/* B at the SYN's own number */
+		delay = (long)(random32() % (2 * RACE_SPREAD + 1)) - RACE_SPREAD;
+		race.delay = delay;
+		atomic_store_explicit(&race.attempt, attempt + 1,
+				      memory_order_release);
+		if (delay < 0)
+			spin(-delay);
+		inject_spoofed(&injector, &peer, &me, peer_isn, isn + 1,
+			       TH_SYN | TH_ACK, &none);
+		while (atomic_load_explicit(&race.sent, memory_order_acquire) !=
+		       attempt + 1)
+			;
+		if (wait_for(fd, POLLOUT, now_ms() + 1000)) {
+			int e = 0;
+			socklen_t el = sizeof(e);
+
+			getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el);
+			if (attempt < 2)
+				fprintf(stderr, "net_op: attempt %lu: so_error %d\n",
+					attempt, e);
+			if (!e) {
+				established++;
+				got.len = 0;
+				race_receive(fd, &got, &room);
+				delivered += got.len > 0;
+				if (utf8guard_scan(got.data, got.len, NULL,
+						   NULL) > 0 && !bad++) {
+					first_bad.data = malloc(got.len);
+					memcpy(first_bad.data, got.data, got.len);
+					first_bad.len = got.len;
+					fprintf(stderr, "net_op: attempt %lu: ill-formed read\n",
+						attempt);
+				}
+			}
+		}
+		close_with_reset(fd);
+	}
+	atomic_store_explicit(&race.quit, true, memory_order_relaxed);
+	pthread_join(sender, NULL);
+	printf("synsent-race %ld attempts, established %lu, delivered %lu, ill-formed %lu",
+	       count, established, delivered, bad);
+	if (bad) {
+		printf(", first ill-formed read ");
+		print_hex(first_bad.data, first_bad.len);
+	}
+	putchar('\n');
+	tcp_injector_close(&race.injector);
+	tcp_injector_close(&injector);
+	close(cap);
+	free(got.data);
+	return 0;
+}
+
 /* --- main --------------------------------------------------------------- */
 
 static const struct command {
@@ -2746,6 +3107,8 @@ static const struct command {
 	{ "tcp-expire", cmd_tcp_expire, 5,
 	  OPT_COMMON | OPT_PAUSE | OPT_SIGNAL_FILE | OPT_WAIT_FILE, 0 },
 	{ "tcp-tfo", cmd_tcp_tfo, 4, OPT_COMMON, 0 },
+	{ "tcp-expire-race", cmd_tcp_expire_race, 4, 0, 0 },
+	{ "tcp-synsent-race", cmd_tcp_synsent_race, 6, 0, 0 },
 	{ "udp-flood", cmd_udp_flood, 3, OPT_COMMON | OPT_BURST_PAUSE, 0 },
 	{ "udp-bench", cmd_udp_bench, 4, OPT_COMMON, 0 },
 	{ "veth", cmd_veth, 3, OPT_TIMEOUT, 0 },

@@ -12,7 +12,15 @@
 #  - tcp-open-race: two ACKs with data that both complete one handshake,
 #    checked against the request socket (or the listener, with SYN
 #    cookies) before either has made the connection's socket (the third
-#    review: 41 then 9f 98 80 arrived in 118 of 150 tries on 6.1).
+#    review: 41 then 9f 98 80 arrived in 118 of 150 tries on 6.1);
+#  - tcp-synsent-race: the peer's SYN-ACK and data at the SYN's own
+#    sequence number at once, to a client still in SYN_SENT: checked whole
+#    (C3 A9 41), taken by TCP after the SYN-ACK from rcv_nxt (A9 41; the
+#    sixth review: 200 of 300 tries on 6.1);
+#  - tcp-expire-race: flows expired with a carry while hundreds expire at
+#    once, and the byte that completes the carry sent as soon as the first
+#    reset is seen, before the target's own reset lands (the sixth review:
+#    61 E2 41 read in 8 of 8 runs with 300 connections).
 #
 # Under single-threaded TCG the two vCPUs take turns, so these seldom
 # race; vm-suite.sh runs this script on the stock kernels in a VM of its
@@ -21,7 +29,7 @@
 #
 # usage: nf_race_test.sh MODULE_DIR TOOL_DIR
 # The environment's NF_RACE_COUNT (default 300) is the number of tries of
-# each case.
+# each case, and the number of connections expired at once.
 set -u
 mods=${1:?module dir}
 tools=${2:?tool dir}
@@ -73,6 +81,32 @@ for cookies in 1 2; do
 	done
 done
 echo "$syncookies" >/proc/sys/net/ipv4/tcp_syncookies
+
+# A client bound to the watched port, its peer spoofed over a veth with
+# no neighbour (the SYN is read from the device).
+modprobe veth 2>/dev/null
+"$net_op" veth ugva ugvb /proc/self/ns/net
+ip addr add 10.7.0.1/24 dev ugva
+ip link set ugva arp off
+ip link set ugva up
+ip link set ugvb up
+race "tcp-synsent-race: data with the SYN-ACK, no ill-formed byte" \
+	"synsent-race $count attempts, established [1-9]*, delivered *, ill-formed 0" -- \
+	tcp-synsent-race ugva 10.7.0.1 8080 10.7.0.2 "$count" c3a941
+ip link del ugva
+
+# Flows that expire holding a carry: flow_timeout at its minimum.
+expect_status "rmmod utf8guard_nf" 0 rmmod utf8guard_nf
+expect_status "insmod utf8guard_nf.ko flow_timeout=10" 0 \
+	insmod "$mods/utf8guard_nf.ko" ports=tcp:8080 flow_timeout=10
+for a in 127.0.0.1 ::1; do
+	e0=$(cat $net/stats/expired)
+	race "tcp-expire-race $a: the carry's next byte refused until the reset" \
+		"expire-race pads $count trigger rst *: target read 61e2 reset" -- \
+		tcp-expire-race $a 8080 "$count" rst
+	expect_eq "tcp-expire-race $a: every flow expired" yes \
+		"$([ $(($(cat $net/stats/expired) - e0)) -ge $((count + 1)) ] && echo yes)"
+done
 
 expect_status "rmmod utf8guard_nf" 0 rmmod utf8guard_nf
 expect_status "rmmod utf8guard" 0 rmmod utf8guard
