@@ -12,13 +12,14 @@
  * usage() for the operations.
  *
  * Build: gcc -static -O2 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE
- *        -I userspace tests/fs/fs_op.c userspace/hex.c
+ *        -I userspace tests/fs/fs_op.c tests/fs/uring.c userspace/hex.c
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/btrfs.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 #include <unistd.h>
 
 #include "hex.h"
+#include "uring.h"
 
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)
@@ -386,6 +388,82 @@ static int op_read(char **name)
 	return 0;
 }
 
+/*
+ * The same operations through io_uring (IORING_OP_OPENAT with O_CREAT,
+ * _MKDIRAT, _SYMLINKAT, _LINKAT, _RENAMEAT), relative to DIR.
+ */
+static int uring_result(struct io_uring_sqe *sqe)
+{
+	int res = uring_run(sqe);
+
+	if (res >= 0 && sqe->opcode == IORING_OP_OPENAT)
+		close(res);
+	return res < 0 ? -res : 0;
+}
+
+static int op_uring_create(char **name)
+{
+	struct io_uring_sqe sqe = {
+		.opcode = IORING_OP_OPENAT,
+		.fd = AT_FDCWD,
+		.addr = (uintptr_t)name[0],
+		.len = 0644,
+		.open_flags = O_CREAT | O_EXCL | O_WRONLY,
+	};
+
+	return uring_result(&sqe);
+}
+
+static int op_uring_mkdir(char **name)
+{
+	struct io_uring_sqe sqe = {
+		.opcode = IORING_OP_MKDIRAT,
+		.fd = AT_FDCWD,
+		.addr = (uintptr_t)name[0],
+		.len = 0755,
+	};
+
+	return uring_result(&sqe);
+}
+
+static int op_uring_symlink(char **name)
+{
+	struct io_uring_sqe sqe = {
+		.opcode = IORING_OP_SYMLINKAT,
+		.fd = AT_FDCWD,
+		.addr = (uintptr_t)name[1],
+		.addr2 = (uintptr_t)name[0],
+	};
+
+	return uring_result(&sqe);
+}
+
+static int op_uring_link(char **name)
+{
+	struct io_uring_sqe sqe = {
+		.opcode = IORING_OP_LINKAT,
+		.fd = AT_FDCWD,
+		.addr = (uintptr_t)name[0],
+		.len = (uint32_t)AT_FDCWD,
+		.addr2 = (uintptr_t)name[1],
+	};
+
+	return uring_result(&sqe);
+}
+
+static int op_uring_rename(char **name)
+{
+	struct io_uring_sqe sqe = {
+		.opcode = IORING_OP_RENAMEAT,
+		.fd = AT_FDCWD,
+		.addr = (uintptr_t)name[0],
+		.len = (uint32_t)AT_FDCWD,
+		.addr2 = (uintptr_t)name[1],
+	};
+
+	return uring_result(&sqe);
+}
+
 /* sleep MS: let time pass in a chain (RCU frees dentries after a while). */
 static int op_sleep(char **arg)
 {
@@ -424,6 +502,16 @@ static const struct operation {
 	  "OLDHEX NEWHEX" },
 	{ "rename-exchange", op_rename_exchange, 2, { HEX, HEX }, 0,
 	  "HEX1 HEX2" },
+	{ "uring-create", op_uring_create, 1, { HEX }, 0,
+	  "HEX  io_uring IORING_OP_OPENAT, O_CREAT|O_EXCL" },
+	{ "uring-mkdir", op_uring_mkdir, 1, { HEX }, 0,
+	  "HEX  io_uring IORING_OP_MKDIRAT" },
+	{ "uring-symlink", op_uring_symlink, 2, { HEX, HEX }, 0,
+	  "HEX TARGETHEX  io_uring IORING_OP_SYMLINKAT" },
+	{ "uring-link", op_uring_link, 2, { HEX, HEX }, 0,
+	  "OLDHEX NEWHEX  io_uring IORING_OP_LINKAT" },
+	{ "uring-rename", op_uring_rename, 2, { HEX, HEX }, 0,
+	  "OLDHEX NEWHEX  io_uring IORING_OP_RENAMEAT" },
 	{ "subvol", op_subvol, 1, { HEX }, 0,
 	  "HEX  btrfs BTRFS_IOC_SUBVOL_CREATE in DIR" },
 	{ "subvol-v2", op_subvol_v2, 1, { HEX }, 0,

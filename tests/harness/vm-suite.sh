@@ -105,7 +105,8 @@ prepare() {
 	guest_cc=(gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror
 		-I "$top/userspace")
 	"${guest_cc[@]}" -o "$out/guest_write" "$top/tests/module/guest_write.c"
-	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_op" "$top/tests/fs/fs_op.c" "$top/userspace/hex.c"
+	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_op" "$top/tests/fs/fs_op.c" \
+		"$top/tests/fs/uring.c" "$top/userspace/hex.c"
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_stress" "$top/tests/fs/fs_stress.c"
 	"$top/tests/net/build-net-tools.sh" "$out"
 

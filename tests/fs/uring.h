@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uring.h - submit one io_uring request and wait for its result, with the
+ * raw system calls (no liburing), for fs_op's io_uring operations.
+ */
+#ifndef UTF8GUARD_TESTS_URING_H
+#define UTF8GUARD_TESTS_URING_H
+
+#include <linux/io_uring.h>
+
+/*
+ * Runs @sqe (its user_data is set here) on a ring of its own.  Returns
+ * the request's result (a negative errno, or its non-negative value), or
+ * -errno of a failed io_uring_setup() / io_uring_enter() / mmap().
+ */
+int uring_run(const struct io_uring_sqe *sqe);
+
+#endif /* UTF8GUARD_TESTS_URING_H */
