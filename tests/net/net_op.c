@@ -2793,10 +2793,9 @@ static void read_all(int fd, unsigned char *got, size_t *n, size_t room,
 static int cmd_tcp_expire_race(char **arg)
 {
 	static struct tcp_pair pad[EXPIRE_RACE_MAX_PADS];
-	struct bytes e0 = { .data = (unsigned char *)"\xe0", .len = 1 };
 	struct bytes head = { .data = (unsigned char *)"\x61\xe2", .len = 2 };
 	struct bytes tail = { .data = (unsigned char *)"\x41", .len = 1 };
-	unsigned char got[256], b;
+	unsigned char got[256];
 	size_t n = 0;
 	const char *end;
 	struct endpoint ep;
@@ -2849,9 +2848,6 @@ static int cmd_tcp_expire_race(char **arg)
 			return 1;
 		}
 	}
-	(void)e0;
-	fprintf(stderr, "net_op: set up, flows=%lu; waiting for expiry\n",
-		read_counter("../flows"));
 	expired0 = read_counter("expired");
 	t0 = now_ms();
 	pfd = allocate((pads + 1) * sizeof(*pfd));
@@ -2892,7 +2888,6 @@ static int cmd_tcp_expire_race(char **arg)
 	       pads, arg[3], injected, now_ms() - t_trigger);
 	print_hex(got, n);
 	printf(" %s\n", end);
-	(void)b;
 	for (k = 0; k < pads; k++)
 		close_pair(&pad[k]);
 	close_with_reset(in.pair.tx);
@@ -3048,9 +3043,6 @@ static int cmd_tcp_synsent_race(char **arg)
 			socklen_t el = sizeof(e);
 
 			getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el);
-			if (attempt < 2)
-				fprintf(stderr, "net_op: attempt %lu: so_error %d\n",
-					attempt, e);
 			if (!e) {
 				established++;
 				got.len = 0;
@@ -3061,8 +3053,6 @@ static int cmd_tcp_synsent_race(char **arg)
 					first_bad.data = malloc(got.len);
 					memcpy(first_bad.data, got.data, got.len);
 					first_bad.len = got.len;
-					fprintf(stderr, "net_op: attempt %lu: ill-formed read\n",
-						attempt);
 				}
 			}
 		}
