@@ -135,6 +135,10 @@ int fs_overlay_copy_up_entry(struct kretprobe_instance *ri,
 int fs_overlay_copy_up_return(struct kretprobe_instance *ri,
 			      struct pt_regs *regs);
 int fs_overlay_copy_up_end(struct kprobe *p, struct pt_regs *regs);
+int fs_overlay_copy_up_one_entry(struct kretprobe_instance *ri,
+				 struct pt_regs *regs);
+int fs_overlay_copy_up_one_return(struct kretprobe_instance *ri,
+				  struct pt_regs *regs);
 int fs_overlay_create_entry(struct kretprobe_instance *ri,
 			    struct pt_regs *regs);
 int fs_overlay_link_entry(struct kretprobe_instance *ri, struct pt_regs *regs);

@@ -91,6 +91,13 @@ static struct module_probe overlay_probes[] = {
 	},
 	{ .symbol = "overlay:ovl_copy_up_end",
 	  .pre_handler = fs_overlay_copy_up_end },
+	{
+		.symbol = "overlay:ovl_copy_up_one",
+		.entry_handler = fs_overlay_copy_up_one_entry,
+		.ret_handler = fs_overlay_copy_up_one_return,
+		.data_size = sizeof(void *),
+		.maxactive = OVERLAY_COPY_UPS,
+	},
 	OVERLAY_OP("ovl_create_object", fs_overlay_create_entry),
 	OVERLAY_OP("ovl_link", fs_overlay_link_entry),
 	OVERLAY_OP("ovl_rename", fs_overlay_rename_entry),

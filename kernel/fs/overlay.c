@@ -14,15 +14,20 @@
  * Probes on overlay.ko (module_probes.c) mark the task for exactly as long
  * as overlayfs works on its behalf, never longer:
  * - MARK_COPY_UP: from ovl_copy_up_start() returning 0 (a kretprobe) to
- *   ovl_copy_up_end() on the same dentry: the link or rename that names
- *   the copy with the dentry's own name passes, and so does the target of
- *   a symlink copied up;
+ *   ovl_copy_up_end() on the same dentry, or at the latest the return of
+ *   ovl_copy_up_one() (a kretprobe, whose return handler runs even if
+ *   kprobes were disarmed meanwhile): the link or rename that names the
+ *   copy with the dentry's own name passes, and so does the target of a
+ *   symlink copied up;
  * - MARK_OP: for the whole of ovl_create_object(), ovl_link(),
  *   ovl_rename() and ovl_do_remove() (kretprobes: entry and return),
  *   with the name the user's operation is about.  The upper layer's
  *   operation on that name passes when the overlay's own hook has judged
  *   it (the overlay is watched), so it is checked and counted once; for a
- *   remove, the whiteout's rename onto the deleted name passes.
+ *   remove, or a rename onto a name the merged view already has (which
+ *   the overlay's hook does not judge), it passes as an existing name, for
+ *   root-mounted overlays only (a review found a rootless overlay could
+ *   otherwise rename onto a lower layer's bad name on the upper fs).
  * - either way, overlayfs's temporary names ("#" and hex, in its work
  *   directory) pass, but a temporary symlink's target only while copying
  *   up.
@@ -80,6 +85,7 @@ struct mark {
 	const void *key;	/* the dentry (copy-up), the instance (op) */
 	const struct super_block *sb;	/* MARK_OP: the overlay's */
 	bool init_ns;		/* the overlay's user namespace is the initial */
+	bool judged;		/* MARK_OP: its hook judged the name */
 	unsigned int len;
 	u8 name[];
 };
@@ -98,7 +104,8 @@ static struct hlist_head *task_marks(const struct task_struct *task)
 
 /* Records a mark of the current task; NULL when there is no memory. */
 static struct mark *mark_add(enum mark_kind kind, enum mark_op op,
-			     const void *key, const struct dentry *dentry)
+			     const void *key, const struct dentry *dentry,
+			     bool judged)
 {
 	unsigned int len = min_t(unsigned int, dentry->d_name.len, NAME_MAX);
 	unsigned long flags;
@@ -114,6 +121,7 @@ static struct mark *mark_add(enum mark_kind kind, enum mark_op op,
 	m->key = key;
 	m->sb = dentry->d_sb;
 	m->init_ns = dentry->d_sb->s_user_ns == &init_user_ns;
+	m->judged = judged;
 	m->len = len;
 	/* The caller holds the dentry, and overlayfs locks it for the op. */
 	memcpy(m->name, dentry->d_name.name, len);
@@ -177,6 +185,12 @@ static bool op_makes(const struct mark *m, enum fs_op op)
 	return false;
 }
 
+/* Whether the overlay's own hook checked MARK_OP @m's name (and target). */
+static bool judged_on_overlay(const struct mark *m)
+{
+	return m->judged && fs_enabled() && fs_watches(m->sb);
+}
+
 /* Under marks_lock: whether mark @m lets @op of @name through. */
 static bool mark_passes(const struct mark *m, const struct qstr *name,
 			enum fs_op op, bool temp)
@@ -184,16 +198,24 @@ static bool mark_passes(const struct mark *m, const struct qstr *name,
 	if (m->kind == MARK_COPY_UP)
 		return temp || ((op == FS_OP_LINK || op == FS_OP_RENAME) &&
 				same_name(m, name));
-	/* A temporary symlink's target is new, unless copied up. */
+	/*
+	 * A temporary symlink's target is new: it passes only as the
+	 * user's own symlink, made over a whiteout, judged on the overlay.
+	 */
 	if (temp)
-		return op != FS_OP_SYMLINK;
+		return op != FS_OP_SYMLINK ||
+		       (m->op == MARK_OP_CREATE && judged_on_overlay(m));
 	if (!op_makes(m, op) || !same_name(m, name))
 		return false;
-	/* A whiteout: an existing name, if the mounter is trusted. */
-	if (m->op == MARK_OP_REMOVE)
+	/*
+	 * A whiteout, or a rename onto a name the merged view has (which the
+	 * overlay's hook does not judge: it exists): an existing name made
+	 * again on the upper layer, if the mounter is trusted.
+	 */
+	if (m->op == MARK_OP_REMOVE || !m->judged)
 		return m->init_ns;
 	/* Judged by the overlay's own hook, if it watches the overlay. */
-	return fs_enabled() && fs_watches(m->sb);
+	return judged_on_overlay(m);
 }
 
 /**
@@ -302,7 +324,7 @@ int fs_overlay_copy_up_return(struct kretprobe_instance *ri,
 	    dentry->d_sb->s_user_ns != &init_user_ns)
 		return 0;
 	/* Held by the caller, and locked against rename by copy-up. */
-	mark_add(MARK_COPY_UP, MARK_OP_CREATE, dentry, dentry);
+	mark_add(MARK_COPY_UP, MARK_OP_CREATE, dentry, dentry, false);
 	return 0;
 }
 
@@ -313,14 +335,38 @@ int fs_overlay_copy_up_end(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-/* Entry of an overlay operation on the dentry in argument @arg. */
+/*
+ * static int ovl_copy_up_one(struct dentry *parent, struct dentry *dentry,
+ *			      int flags);
+ * its return ends the copy-up whatever happened: a mark that
+ * ovl_copy_up_end() could not drop (its probe disarmed meanwhile) goes.
+ */
+int fs_overlay_copy_up_one_entry(struct kretprobe_instance *ri,
+				 struct pt_regs *regs)
+{
+	*(struct dentry **)ri->data =
+		(struct dentry *)regs_get_kernel_argument(regs, 1);
+	return 0;
+}
+
+int fs_overlay_copy_up_one_return(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
+{
+	mark_drop(MARK_COPY_UP, *(struct dentry **)ri->data);
+	return 0;
+}
+
+/*
+ * Entry of an overlay operation on the dentry in argument @arg; @judged:
+ * the overlay's hook checked that name (a new one).
+ */
 static int op_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
-		    enum mark_op op, unsigned int arg)
+		    enum mark_op op, unsigned int arg, bool judged)
 {
 	struct dentry *dentry =
 		(struct dentry *)regs_get_kernel_argument(regs, arg);
 
-	*(struct mark **)ri->data = mark_add(MARK_OP, op, ri, dentry);
+	*(struct mark **)ri->data = mark_add(MARK_OP, op, ri, dentry, judged);
 	return 0;
 }
 
@@ -328,7 +374,7 @@ static int op_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 int fs_overlay_create_entry(struct kretprobe_instance *ri,
 			    struct pt_regs *regs)
 {
-	return op_entry(ri, regs, MARK_OP_CREATE, 0);
+	return op_entry(ri, regs, MARK_OP_CREATE, 0, true);
 }
 
 /* static int ovl_link(struct dentry *old, struct inode *newdir,
@@ -336,23 +382,29 @@ int fs_overlay_create_entry(struct kretprobe_instance *ri,
  */
 int fs_overlay_link_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	return op_entry(ri, regs, MARK_OP_LINK, 2);
+	return op_entry(ri, regs, MARK_OP_LINK, 2, true);
 }
 
 /* static int ovl_rename(idmap, struct inode *olddir, struct dentry *old,
  *			 struct inode *newdir, struct dentry *new, flags);
+ * Onto a name the merged view has, or an exchange, the overlay's hook
+ * judges nothing (security_inode_rename() of an existing name).
  */
 int fs_overlay_rename_entry(struct kretprobe_instance *ri,
 			    struct pt_regs *regs)
 {
-	return op_entry(ri, regs, MARK_OP_RENAME, 4);
+	struct dentry *new = (struct dentry *)regs_get_kernel_argument(regs, 4);
+	unsigned int flags = regs_get_kernel_argument(regs, 5);
+
+	return op_entry(ri, regs, MARK_OP_RENAME, 4,
+			d_is_negative(new) && !(flags & RENAME_EXCHANGE));
 }
 
 /* static int ovl_do_remove(struct dentry *dentry, bool is_dir); */
 int fs_overlay_remove_entry(struct kretprobe_instance *ri,
 			    struct pt_regs *regs)
 {
-	return op_entry(ri, regs, MARK_OP_REMOVE, 0);
+	return op_entry(ri, regs, MARK_OP_REMOVE, 0, false);
 }
 
 /* The return of each of them: the mark goes. */

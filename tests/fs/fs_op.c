@@ -367,6 +367,22 @@ static int op_write(char **name)
 	return (size_t)done == len ? 0 : EIO;
 }
 
+/* append NAME TEXT: add to an existing file (overlayfs copies it up). */
+static int op_append(char **name)
+{
+	int fd = open(name[0], O_WRONLY | O_APPEND);
+	size_t len = strlen(name[1]);
+	ssize_t done;
+
+	if (fd < 0)
+		return errno;
+	done = write(fd, name[1], len);
+	close(fd);
+	if (done < 0)
+		return errno;
+	return (size_t)done == len ? 0 : EIO;
+}
+
 /* read NAME: print the contents (up to 64 KiB) as they are. */
 static int op_read(char **name)
 {
@@ -529,6 +545,8 @@ static const struct operation {
 	{ "rmdir", op_rmdir, 1, { HEX }, 0, "HEX" },
 	{ "write", op_write, 2, { HEX, TEXT }, 0,
 	  "HEX TEXT  replace the contents of an existing file" },
+	{ "append", op_append, 2, { HEX, TEXT }, 0,
+	  "HEX TEXT  add to the end of an existing file" },
 	{ "read", op_read, 1, { HEX }, 1, "HEX  prints the contents" },
 	{ "sleep", op_sleep, 1, { TEXT }, 0, "MS  sleep MS milliseconds" },
 };

@@ -53,12 +53,15 @@ WO=776f			# "wo": deleted, then made again over its whiteout
 WO2=776f32		# "wo2": the same, then a symlink of that name elsewhere
 WO3=776f33		# "wo3": the same, then a file of that name elsewhere
 LEGS="6c656731e9 6c656732e9"	# "leg1", "leg2" + E9: written, deleted
+SAVE=7361e9		# "sa" E9: a new file renamed onto it (an editor's save)
+WO4=776f34		# "wo4": deleted, then a symlink made over its whiteout
+BIG=626967e9		# "big" E9: 96 MiB, copied up while kprobes go off
 
 # make_lower DIR: the legacy tree, made while no hook is loaded.
 make_lower() {
 	ml=$1
 	mkdir -p "$ml/sub"
-	for ml_f in $LEGACY $TRUNC $CHMOD $DEL $HL $WO $WO2 $WO3 $LEGS; do
+	for ml_f in $LEGACY $TRUNC $CHMOD $DEL $HL $WO $WO2 $WO3 $LEGS $SAVE $WO4; do
 		"$fsop" create "$ml" $ml_f >/dev/null
 		"$fsop" write "$ml" $ml_f old >/dev/null
 	done
@@ -103,7 +106,7 @@ expect_eq "legacy lower made" ok "$("$fsop" stat /mnt/ovl-tmpfs/lower $LEGACY)"
 
 expect_status "insmod utf8guard.ko" 0 insmod "$mods/utf8guard.ko"
 expect_status "insmod utf8guard_fs.ko" 0 insmod "$mods/utf8guard_fs.ko"
-expect_match "overlay.ko probed" 'probed overlay \(6 probes\)' "$(dmesg)"
+expect_match "overlay.ko probed" 'probed overlay \(7 probes\)' "$(dmesg)"
 setmode enforce
 
 for b in $bases; do
@@ -199,6 +202,16 @@ for b in $bases; do
 			"ok ok ok EILSEQ EILSEQ EILSEQ EILSEQ EILSEQ EILSEQ EILSEQ EILSEQ " \
 			"$("$fsop" --as-uid 1000 $a2_ops | tr '\n' ' ')"
 	done
+	# An editor's save onto a legacy name: a new file renamed onto it.
+	expect_eq "$t: rename a new file onto a legacy name" "ok ok " \
+		"$("$fsop" --as-uid 1000 create "$m" 6e6577 -- rename "$m" 6e6577 $SAVE | tr '\n' ' ')"
+	# B3 (second review): a symlink made over a whiteout is counted once.
+	expect_eq "$t: B3: delete wo4" ok "$("$fsop" unlink "$m" $WO4)"
+	c0="$(count symlink checked) $(count symlink-target checked)"
+	expect_eq "$t: B3: symlink over the whiteout" ok "$("$fsop" symlink "$m" $WO4 74)"
+	set -- $c0
+	expect_eq "$t: B3: symlink and its target counted once" "$(($1 + 1)) $(($2 + 1))" \
+		"$(count symlink checked) $(count symlink-target checked)"
 	# A3a: the same process's create elsewhere is counted too.
 	c0=$(count create checked)
 	expect_eq "$t: A3a: delete, create over the whiteout, create elsewhere" \
@@ -214,8 +227,43 @@ for b in $bases; do
 		{ printf x >>\"$b/ns-merged/\$(printf 'legacy\351')\"; } 2>/dev/null && exit 0
 		exit 1" 2>&1)
 	expect_eq "$t: user-namespace overlay: legacy copy-up refused" 1 "$?${ns_out:+ $ns_out}"
+	# B1 (second review): renaming onto a lower layer's legacy name
+	# would make it on the upper filesystem: refused there.
+	ns_out=$(unshare -U -r -m sh -c "
+		mount -t overlay overlay -o lowerdir=$b/lower,upperdir=$b/ns-upper,workdir=$b/ns-work $b/ns-merged || exit 3
+		$fsop create $b/ns-merged 6e73 -- rename $b/ns-merged 6e73 $LEGACY" 2>&1)
+	expect_eq "$t: B1: user-namespace overlay: rename onto a legacy name refused" \
+		"ok EILSEQ " "$(printf '%s\n' "$ns_out" | tr '\n' ' ')"
+	expect_eq "$t: B1: ... nothing on the upper filesystem" ENOENT \
+		"$("$fsop" stat "$b/ns-upper" $LEGACY)"
 done
 expect_eq "fs/unhooked" 0 "$(cat $fs/unhooked)"
+
+# B2 (second review): kprobes switched off as a whole while a copy-up
+# runs, then on again: the copy-up's mark must not outlive it.
+b=/mnt/ovl-tmpfs
+mkdir -p $b/big-lower $b/big-upper $b/big-work $b/big-merged
+setmode off	# a legacy file, from before
+dd if=/dev/zero of="$b/big-lower/$(printf 'big\351')" bs=1M count=96 2>&1 | sed 's/^/# dd: /'
+chmod 666 "$b/big-lower/$(printf 'big\351')"
+setmode enforce
+expect_eq "B2: a 96 MiB legacy file" ok "$("$fsop" stat $b/big-lower $BIG)"
+chmod 1777 $b/big-upper
+expect_status "B2: mount overlay" 0 mount -t overlay overlay \
+	-o "lowerdir=$b/big-lower,upperdir=$b/big-upper,workdir=$b/big-work" $b/big-merged
+"$fsop" --as-uid 1000 append $b/big-merged $BIG x -- sleep / 2500 -- \
+	create $b/plain 6232 -- rename $b/plain 6232 $BIG -- \
+	symlink $b/plain 2339 c0ae2e >/tmp/b2.out 2>&1 &
+b2_pid=$!
+sleep 0.2
+echo 0 >/sys/kernel/debug/kprobes/enabled
+sleep 1.5
+echo 1 >/sys/kernel/debug/kprobes/enabled
+wait $b2_pid
+expect_eq "B2: after a copy-up with kprobes off then on: no bad name" \
+	"ok ok ok EILSEQ EILSEQ " "$(tr '\n' ' ' </tmp/b2.out)"
+umount $b/big-merged
+rm -rf $b/big-lower $b/big-upper $b/big-work
 
 # overlay.ko unloaded: its probes go; loaded again: back.
 umount /mnt/ovl-tmpfs
@@ -223,7 +271,7 @@ expect_status "rmmod overlay" 0 rmmod overlay
 expect_no_match "overlay unloaded: no probe" 'ovl_' \
 	"$(cat /sys/kernel/debug/kprobes/list 2>/dev/null)"
 expect_status "modprobe overlay" 0 modprobe overlay
-expect_eq "overlay loaded again: 6 probes" 6 \
+expect_eq "overlay loaded again: 7 probes" 7 \
 	"$(grep -c ' ovl_[a-z_]*+0x' /sys/kernel/debug/kprobes/list)"
 expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
 expect_eq "utf8guard_fs unloaded: no overlay probe" 0 \
