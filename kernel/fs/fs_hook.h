@@ -106,6 +106,8 @@ u64 fs_probes_missed(void);
 const char *fs_probes_kind(void);
 void fs_probes_set_armed(bool armed);
 int fs_probe_refuse(struct pt_regs *regs, int verdict);
+void fs_probe_keep_unoptimized(struct kprobe *p, struct pt_regs *regs,
+			       unsigned long flags);
 
 /* selftest.c: what a probe makes the canary's operation return */
 #define FS_CANARY_RESULT 1
@@ -148,7 +150,6 @@ int fs_overlay_remove_entry(struct kretprobe_instance *ri,
 			    struct pt_regs *regs);
 int fs_overlay_op_return(struct kretprobe_instance *ri, struct pt_regs *regs);
 bool fs_overlay_internal(const struct dentry *new_dentry, enum fs_op op);
-bool fs_overlay_copying_up(void);
 void fs_overlay_forget(void);
 
 /* idle.c */

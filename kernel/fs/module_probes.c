@@ -54,12 +54,6 @@ struct probed_module {
 	bool registered;	/* all its probes are */
 };
 
-/* Never called: keeps a kprobe from being jump-optimized (probes.c). */
-static void keep_unoptimized(struct kprobe *p, struct pt_regs *regs,
-			     unsigned long flags)
-{
-}
-
 static struct module_probe btrfs_probes[] = {
 	{ .symbol = "btrfs:btrfs_mksubvol", .pre_handler = fs_btrfs_mksubvol },
 };
@@ -141,7 +135,7 @@ static int probe_register(struct module_probe *mp)
 		ret = register_kretprobe(&mp->rp);
 	} else {
 		mp->rp.kp.pre_handler = mp->pre_handler;
-		mp->rp.kp.post_handler = keep_unoptimized;
+		mp->rp.kp.post_handler = fs_probe_keep_unoptimized;
 		ret = register_kprobe(&mp->rp.kp);
 	}
 	mp->registered = !ret;

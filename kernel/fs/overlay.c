@@ -53,7 +53,6 @@
 #include <linux/hash.h>
 #include <linux/kprobes.h>
 #include <linux/limits.h>
-#include <linux/magic.h>
 #include <linux/ptrace.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
@@ -250,32 +249,6 @@ bool fs_overlay_internal(const struct dentry *new_dentry, enum fs_op op)
 	}
 	raw_spin_unlock_irqrestore(&marks_lock, flags);
 	return internal;
-}
-
-/**
- * fs_overlay_copying_up() - is the current task copying a file up?
- *
- * A symlink copied up is made in the work directory with the lower
- * symlink's target, which is an existing target, not a new one.
- *
- * Context: probe handler (atomic).
- *
- * Return: true while the task is between ovl_copy_up_start() and
- * ovl_copy_up_end().
- */
-bool fs_overlay_copying_up(void)
-{
-	const struct mark *m;
-	bool copying = false;
-	unsigned long flags;
-
-	if (likely(!atomic_read(&marks_used)))
-		return false;
-	raw_spin_lock_irqsave(&marks_lock, flags);
-	hlist_for_each_entry(m, task_marks(current), node)
-		copying |= m->task == current && m->kind == MARK_COPY_UP;
-	raw_spin_unlock_irqrestore(&marks_lock, flags);
-	return copying;
 }
 
 /*

@@ -195,8 +195,7 @@ static int pre_symlink(struct kprobe *p, struct pt_regs *regs)
 	if (fs_overlay_internal(dentry, FS_OP_SYMLINK))
 		return 0;
 	verdict = check_dentry(FS_OP_SYMLINK, &policy, dentry);
-	/* overlayfs copying up a symlink: its target exists already. */
-	if (!verdict && fs_check_symlink_target() && !fs_overlay_copying_up())
+	if (!verdict && fs_check_symlink_target())
 		verdict = fs_check_bytes(FS_OP_SYMLINK_TARGET, &policy,
 					 (const u8 *)target,
 					 strnlen(target, PATH_MAX));
@@ -259,16 +258,19 @@ static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 						    new_dentry));
 }
 
-/* Never called; see the top of this file. */
-static void keep_unoptimized(struct kprobe *p, struct pt_regs *regs,
-			     unsigned long flags)
+/*
+ * Never called: a post_handler keeps a kprobe from being jump-optimized
+ * (see the top of this file).  module_probes.c's kprobes use it too.
+ */
+void fs_probe_keep_unoptimized(struct kprobe *p, struct pt_regs *regs,
+			       unsigned long flags)
 {
 }
 
 #define PROBE(sym, handler) {					\
 	.symbol_name = sym,					\
 	.pre_handler = handler,					\
-	.post_handler = keep_unoptimized,			\
+	.post_handler = fs_probe_keep_unoptimized,			\
 }
 
 /*
@@ -356,13 +358,14 @@ static unsigned int self_test(unsigned long *which)
 	return hweight_long(through) + fs_module_probes_unhooked();
 }
 
-static const char *const probe_ops[FS_PROBE_COUNT] = {
-	[FS_PROBE_CREATE] = "create",
-	[FS_PROBE_MKDIR] = "mkdir",
-	[FS_PROBE_MKNOD] = "mknod",
-	[FS_PROBE_SYMLINK] = "symlink",
-	[FS_PROBE_LINK] = "link",
-	[FS_PROBE_RENAME] = "rename",
+/* The operation each probe checks, for its name (fs_op_name()). */
+static const enum fs_op probe_op[FS_PROBE_COUNT] = {
+	[FS_PROBE_CREATE] = FS_OP_CREATE,
+	[FS_PROBE_MKDIR] = FS_OP_MKDIR,
+	[FS_PROBE_MKNOD] = FS_OP_MKNOD,
+	[FS_PROBE_SYMLINK] = FS_OP_SYMLINK,
+	[FS_PROBE_LINK] = FS_OP_LINK,
+	[FS_PROBE_RENAME] = FS_OP_RENAME,
 };
 
 static void report_health(unsigned int unhooked, unsigned long which,
@@ -377,7 +380,8 @@ static void report_health(unsigned int unhooked, unsigned long which,
 			for (k = 0; k < FS_PROBE_COUNT; k++)
 				if (which & BIT(k)) {
 					strlcat(ops, " ", sizeof(ops));
-					strlcat(ops, probe_ops[k], sizeof(ops));
+					strlcat(ops, fs_op_name(probe_op[k]),
+						sizeof(ops));
 				}
 			pr_err("%u of %u hooks are not in effect (self-test got through:%s%s; kprobes disarmed? see /sys/kernel/debug/kprobes/enabled and sysctl kernel.ftrace_enabled): new names are NOT checked\n",
 			       unhooked, fs_probes_count(), ops,

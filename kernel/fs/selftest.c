@@ -29,8 +29,6 @@
 #include "compat.h"
 #include "fs_hook.h"
 
-#define NOP_IDMAP	UTF8GUARD_NOP_IDMAP
-
 #define CANARY_NAME	"utf8guard-canary"
 #define SOURCE_NAME	"utf8guard-source"
 
@@ -65,8 +63,8 @@ static int mount_private(void)
 	source = lookup_one_len(SOURCE_NAME, root, strlen(SOURCE_NAME));
 	ret = PTR_ERR_OR_ZERO(source);
 	if (!ret)
-		ret = vfs_create(NOP_IDMAP, d_inode(root), source,
-				 S_IFREG | 0600, true);
+		ret = vfs_create(UTF8GUARD_NOP_IDMAP, d_inode(root),
+				 source, S_IFREG | 0600, true);
 	inode_unlock(d_inode(root));
 	WRITE_ONCE(fs_canary.task, NULL);
 	if (ret) {
@@ -107,24 +105,26 @@ static int run_op(enum fs_probe probe)
 	WRITE_ONCE(fs_canary.dentry, canary);
 	switch (probe) {
 	case FS_PROBE_CREATE:
-		ret = vfs_create(NOP_IDMAP, dir, canary, S_IFREG | 0600, true);
+		ret = vfs_create(UTF8GUARD_NOP_IDMAP, dir, canary,
+				 S_IFREG | 0600, true);
 		break;
 	case FS_PROBE_MKDIR:
-		ret = vfs_mkdir(NOP_IDMAP, dir, canary, 0700);
+		ret = vfs_mkdir(UTF8GUARD_NOP_IDMAP, dir, canary, 0700);
 		break;
 	case FS_PROBE_MKNOD:
-		ret = vfs_mknod(NOP_IDMAP, dir, canary, S_IFIFO | 0600, 0);
+		ret = vfs_mknod(UTF8GUARD_NOP_IDMAP, dir, canary,
+				S_IFIFO | 0600, 0);
 		break;
 	case FS_PROBE_SYMLINK:
-		ret = vfs_symlink(NOP_IDMAP, dir, canary, "t");
+		ret = vfs_symlink(UTF8GUARD_NOP_IDMAP, dir, canary, "t");
 		break;
 	case FS_PROBE_LINK:
-		ret = vfs_link(source, NOP_IDMAP, dir, canary, NULL);
+		ret = vfs_link(source, UTF8GUARD_NOP_IDMAP, dir, canary, NULL);
 		break;
 	case FS_PROBE_RENAME: {
 		/* The parent's lock is lock_rename() for one directory. */
 		struct renamedata rd = {
-			UTF8GUARD_RENAME_IDMAPS(NOP_IDMAP),
+			UTF8GUARD_RENAME_IDMAPS(UTF8GUARD_NOP_IDMAP),
 			.old_dir = dir,
 			.old_dentry = source,
 			.new_dir = dir,

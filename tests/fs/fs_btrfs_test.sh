@@ -42,15 +42,6 @@ probe_state() {
 	*) echo armed ;;
 	esac
 }
-# wait_probe STATE: up to 10 s for probe_state to say STATE; prints it.
-wait_probe() {
-	wp_n=0
-	while [ "$(probe_state)" != "$1" ] && [ $wp_n -lt 20 ]; do
-		sleep 0.5
-		wp_n=$((wp_n + 1))
-	done
-	probe_state
-}
 # listing DIR: the entries of DIR as hex, one line.
 listing() { "$fsop" readdir "$1" | tr '\n' ' '; }
 mount_btrfs() {

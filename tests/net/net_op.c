@@ -2093,6 +2093,10 @@ static struct {
 	atomic_ulong attempt;		/* the main thread's: the one to send */
 	atomic_ulong sent;		/* the sender's: the last one sent */
 	atomic_bool quit;
+	/* B from a spoofed IPv4 peer instead (tcp-synsent-race) */
+	bool spoofed;
+	struct sockaddr_in from, to;
+	uint32_t ack;
 } race;
 
 /* Busy loops, not a sleep: the offsets wanted are about a microsecond. */
@@ -2132,6 +2136,28 @@ static void race_inject(struct tcp_injector *injector,
 		fail("sendmsg (raw)");
 }
 
+/* A spoofed segment from the peer (not an address of this host). */
+static void inject_spoofed(struct tcp_injector *injector,
+			   const struct sockaddr_in *from,
+			   const struct sockaddr_in *to, uint32_t seq,
+			   uint32_t ack, uint8_t flags, const struct bytes *b)
+{
+	struct tcp_segment seg = {
+		.from.v4 = *from,
+		.to.v4 = *to,
+		.seq = seq,
+		.ack = ack,
+		.flags = flags,
+		.window = 65535,
+		.data = b->data,
+		.len = b->len,
+		.send = TCP_INJECT_SPOOFED,
+	};
+
+	if (tcp_inject(injector, &seg) < 0)
+		fail("sendto (raw, spoofed)");
+}
+
 /*
  * The sender of B: it spins (a sleep or a futex would cost its wake-up's
  * microseconds, the race is lost by far less) until an attempt is
@@ -2151,7 +2177,13 @@ static void *race_sender(void *unused)
 				return NULL;
 		if (race.delay > 0)
 			spin(race.delay);
-		race_inject(&race.injector, race.in, race.seq, &race.payload);
+		if (race.spoofed)
+			inject_spoofed(&race.injector, &race.from, &race.to,
+				       race.seq, race.ack, TH_ACK | TH_PUSH,
+				       &race.payload);
+		else
+			race_inject(&race.injector, race.in, race.seq,
+				    &race.payload);
 		done = now;
 		atomic_store_explicit(&race.sent, done, memory_order_release);
 	}
@@ -2589,6 +2621,30 @@ static int cmd_tcp_reconnect(char **arg)
 #define SYN_WAIT_S 3
 #define HANDSHAKE_SETTLE_MS 100
 
+/*
+ * A packet socket on device @dev, for capture_syn(): it gives up after
+ * SYN_WAIT_S without a packet.
+ */
+static int open_capture(const char *dev)
+{
+	struct sockaddr_ll link = { .sll_family = AF_PACKET,
+				    .sll_protocol = htons(ETH_P_ALL) };
+	struct timeval wait = { .tv_sec = SYN_WAIT_S };
+	int cap;
+
+	link.sll_ifindex = if_nametoindex(dev);
+	if (!link.sll_ifindex)
+		fail_on("if_nametoindex", dev);
+	cap = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, htons(ETH_P_ALL));
+	if (cap < 0)
+		fail("packet socket");
+	if (bind(cap, (struct sockaddr *)&link, sizeof(link)) < 0)
+		fail_on("bind (packet socket)", dev);
+	if (setsockopt(cap, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof(wait)) < 0)
+		fail("SO_RCVTIMEO");
+	return cap;
+}
+
 /* The ISN of the next SYN from @from to @to seen on packet socket @cap. */
 static uint32_t capture_syn(int cap, const struct sockaddr_in *from,
 			    const struct sockaddr_in *to)
@@ -2614,27 +2670,6 @@ static uint32_t capture_syn(int cap, const struct sockaddr_in *from,
 	}
 }
 
-/* A spoofed segment from the peer (not an address of this host). */
-static void inject_spoofed(struct tcp_injector *injector,
-			   const struct sockaddr_in *from,
-			   const struct sockaddr_in *to, uint32_t seq,
-			   uint32_t ack, uint8_t flags, const struct bytes *b)
-{
-	struct tcp_segment seg = {
-		.from.v4 = *from,
-		.to.v4 = *to,
-		.seq = seq,
-		.ack = ack,
-		.flags = flags,
-		.window = 65535,
-		.data = b->data,
-		.len = b->len,
-		.send = TCP_INJECT_SPOOFED,
-	};
-
-	if (tcp_inject(injector, &seg) < 0)
-		fail("sendto (raw, spoofed)");
-}
 
 /* Connect @fd to @peer and answer its SYN: return what it sends next. */
 static uint32_t spoofed_handshake(int fd, int cap,
@@ -2672,9 +2707,6 @@ static int cmd_tcp_tfo_reconnect(char **arg)
 	struct bytes first, syn_data, second, none = { .len = 0 };
 	struct bytes got1 = { NULL, 0 }, got2 = { NULL, 0 }, got3 = { NULL, 0 };
 	struct sockaddr unspec = { .sa_family = AF_UNSPEC };
-	struct sockaddr_ll link = { .sll_family = AF_PACKET,
-				    .sll_protocol = htons(ETH_P_ALL) };
-	struct timeval wait = { .tv_sec = SYN_WAIT_S };
 	size_t room1 = 0, room2 = 0, room3 = 0;
 	struct sockaddr_in me = { .sin_family = AF_INET };
 	struct sockaddr_in peer = { .sin_family = AF_INET };
@@ -2682,9 +2714,6 @@ static int cmd_tcp_tfo_reconnect(char **arg)
 	uint32_t ack;
 	int cap, fd;
 
-	link.sll_ifindex = if_nametoindex(arg[0]);
-	if (!link.sll_ifindex)
-		fail_on("if_nametoindex", arg[0]);
 	if (inet_pton(AF_INET, arg[1], &me.sin_addr) != 1 ||
 	    inet_pton(AF_INET, arg[3], &peer.sin_addr) != 1)
 		usage("tcp-tfo-reconnect: ADDR and PEER are IPv4 addresses");
@@ -2693,13 +2722,7 @@ static int cmd_tcp_tfo_reconnect(char **arg)
 	parse_hex(arg[4], &first);
 	parse_hex(arg[5], &syn_data);
 	parse_hex(arg[6], &second);
-	cap = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, htons(ETH_P_ALL));
-	if (cap < 0)
-		fail("packet socket");
-	if (bind(cap, (struct sockaddr *)&link, sizeof(link)) < 0)
-		fail_on("bind (packet socket)", arg[0]);
-	if (setsockopt(cap, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof(wait)) < 0)
-		fail("SO_RCVTIMEO");
+	cap = open_capture(arg[0]);
 	if (tcp_injector_open(&injector, AF_INET) < 0)
 		fail("raw socket");
 	fd = new_socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
@@ -2898,63 +2921,6 @@ static int cmd_tcp_expire_race(char **arg)
 
 /* --- tcp-synsent-race: data for a client before its SYN-ACK ------------ */
 
-/* The ISN of the next SYN from @from to @to, or false after @ms. */
-static bool capture_syn_timed(int cap, const struct sockaddr_in *from,
-			      const struct sockaddr_in *to, uint32_t *isn,
-			      int ms)
-{
-	long long deadline = now_ms() + ms;
-	unsigned char buf[2048];
-	const struct tcphdr *th;
-	size_t off;
-	ssize_t n;
-
-	while (wait_for(cap, POLLIN, deadline)) {
-		n = recv(cap, buf, sizeof(buf), MSG_DONTWAIT);
-		if (n < 0)
-			continue;
-		off = (size_t)(buf[0] & 0x0f) * 4;
-		if ((buf[0] >> 4) != 4 || buf[9] != IPPROTO_TCP ||
-		    (size_t)n < off + sizeof(*th))
-			continue;
-		th = (const struct tcphdr *)(buf + off);
-		if (th->th_sport == from->sin_port &&
-		    th->th_dport == to->sin_port &&
-		    (th->th_flags & (TH_SYN | TH_ACK)) == TH_SYN) {
-			*isn = ntohl(th->th_seq);
-			return true;
-		}
-	}
-	return false;
-}
-
-/* race_sender()'s twin for spoofed IPv4 segments: B. */
-static struct {
-	struct sockaddr_in from, to;
-	uint32_t ack;
-} sp;
-
-static void *spoof_sender(void *unused)
-{
-	unsigned long done = 0, now;
-
-	(void)unused;
-	pin_to(race.cpu);
-	for (;;) {
-		while ((now = atomic_load_explicit(
-				&race.attempt, memory_order_acquire)) == done)
-			if (atomic_load_explicit(&race.quit,
-						 memory_order_relaxed))
-				return NULL;
-		if (race.delay > 0)
-			spin(race.delay);
-		inject_spoofed(&race.injector, &sp.from, &sp.to, race.seq,
-			       sp.ack, TH_ACK | TH_PUSH, &race.payload);
-		done = now;
-		atomic_store_explicit(&race.sent, done, memory_order_release);
-	}
-}
-
 /*
  * synsent-race DEV ADDR PORT PEER COUNT HEXB (IPv4): the program is a
  * client bound to ADDR:PORT (watched; ADDR on DEV, whose neighbour PEER
@@ -2969,8 +2935,6 @@ static int cmd_tcp_synsent_race(char **arg)
 {
 	unsigned long attempt, established = 0, delivered = 0, bad = 0;
 	struct bytes got = { NULL, 0 }, first_bad = { NULL, 0 }, none = { .len = 0 };
-	struct sockaddr_ll link = { .sll_family = AF_PACKET,
-				    .sll_protocol = htons(ETH_P_ALL) };
 	struct sockaddr_in me = { .sin_family = AF_INET };
 	struct sockaddr_in peer = { .sin_family = AF_INET };
 	uint32_t isn, peer_isn = 0x40000000;
@@ -2980,9 +2944,6 @@ static int cmd_tcp_synsent_race(char **arg)
 	pthread_t sender;
 	long count, delay;
 
-	link.sll_ifindex = if_nametoindex(arg[0]);
-	if (!link.sll_ifindex)
-		fail_on("if_nametoindex", arg[0]);
 	if (inet_pton(AF_INET, arg[1], &me.sin_addr) != 1 ||
 	    inet_pton(AF_INET, arg[3], &peer.sin_addr) != 1)
 		usage("synsent-race: ADDR and PEER are IPv4 addresses");
@@ -2993,18 +2954,15 @@ static int cmd_tcp_synsent_race(char **arg)
 		printf("race skipped: 1 CPU\n");
 		return 0;
 	}
-	cap = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, htons(ETH_P_ALL));
-	if (cap < 0)
-		fail("packet socket");
-	if (bind(cap, (struct sockaddr *)&link, sizeof(link)) < 0)
-		fail_on("bind (packet socket)", arg[0]);
+	cap = open_capture(arg[0]);
 	if (tcp_injector_open(&injector, AF_INET) < 0 ||
 	    tcp_injector_open(&race.injector, AF_INET) < 0)
 		fail("raw socket");
 	race.cpu = cpu[1];
 	pin_to(cpu[0]);
 	seed_random();
-	err = pthread_create(&sender, NULL, spoof_sender, NULL);
+	race.spoofed = true;
+	err = pthread_create(&sender, NULL, race_sender, NULL);
 	if (err) {
 		errno = err;
 		fail("pthread_create");
@@ -3018,14 +2976,11 @@ static int cmd_tcp_synsent_race(char **arg)
 		if (connect(fd, (struct sockaddr *)&peer, sizeof(peer)) < 0 &&
 		    errno != EINPROGRESS)
 			fail("connect (client)");
-		if (!capture_syn_timed(cap, &me, &peer, &isn, 2000)) {
-			errno = ETIMEDOUT;
-			fail("SYN");
-		}
+		isn = capture_syn(cap, &me, &peer);
 		peer_isn += 0x10000;
-		sp.from = peer;
-		sp.to = me;
-		sp.ack = isn + 1;
+		race.from = peer;
+		race.to = me;
+		race.ack = isn + 1;
 		race.seq = peer_isn;		/* B at the SYN's own number */
 		delay = (long)(random32() % (2 * RACE_SPREAD + 1)) - RACE_SPREAD;
 		race.delay = delay;

@@ -93,12 +93,17 @@ fs_probes() {
 		/sys/kernel/debug/kprobes/list)
 	echo "$(printf '%s\n' "$fp_lines" | grep -c .) disabled $(printf '%s\n' "$fp_lines" | grep -c 'DISABLED')"
 }
-# wait_fs_probes STATE: up to 20 s for fs_probes to say STATE; prints it.
-wait_fs_probes() {
-	wf_n=0
-	while [ "$(fs_probes)" != "$1" ] && [ $wf_n -lt 40 ]; do
+# wait_output WANT CMD...: up to 20 s for CMD to print WANT; prints what
+# it printed last.
+wait_output() {
+	wo_want=$1
+	shift
+	wo_n=0
+	while [ "$("$@")" != "$wo_want" ] && [ $wo_n -lt 40 ]; do
 		sleep 0.5
-		wf_n=$((wf_n + 1))
+		wo_n=$((wo_n + 1))
 	done
-	fs_probes
+	"$@"
 }
+# wait_fs_probes STATE: up to 20 s for fs_probes to say STATE; prints it.
+wait_fs_probes() { wait_output "$1" fs_probes; }
