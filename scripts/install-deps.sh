@@ -30,7 +30,7 @@ PACKAGES=(
 	# kernel sources (test kernel, kunit.py, checkpatch.pl), stock kernel
 	linux-source-6.1 linux-image-amd64 linux-headers-amd64
 	# running the VMs
-	qemu-system-x86 busybox-static e2fsprogs btrfs-progs util-linux
+	qemu-system-x86 busybox-static e2fsprogs btrfs-progs ocfs2-tools util-linux
 	# the install suite: dkms add/build, man page lint (mandoc, and groff
 	# through man-db), systemd-analyze verify
 	dkms mandoc man-db groff-base systemd

@@ -25,6 +25,7 @@ static const char *const op_names[FS_OP_COUNT] = {
 	[FS_OP_RENAME] = "rename",
 	[FS_OP_SUBVOL] = "subvol",
 	[FS_OP_SNAPSHOT] = "snapshot",
+	[FS_OP_REFLINK] = "reflink",
 };
 
 static const char *const outcome_names[FS_OUTCOME_COUNT] = {

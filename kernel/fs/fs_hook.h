@@ -6,6 +6,8 @@
  *	selftest.c	each hooked operation through the VFS, on a canary
  *	module_probes.c	kprobes in filesystem modules while they are loaded
  *	btrfs.c		btrfs subvolume and snapshot names
+ *	bcachefs.c	bcachefs subvolume and snapshot names
+ *	ocfs2.c		ocfs2 reflink names
  *	overlay.c	overlayfs's own renames and links on its upper layer
  *	idle.c		disarm the probes while nothing is to be checked
  *	check.c		what one hooked operation checks and counts
@@ -40,6 +42,7 @@ enum fs_op {
 	FS_OP_RENAME,
 	FS_OP_SUBVOL,
 	FS_OP_SNAPSHOT,
+	FS_OP_REFLINK,
 	FS_OP_COUNT
 };
 
@@ -128,8 +131,10 @@ unsigned int fs_module_probes_unhooked(void);
 unsigned int fs_module_probes_count(void);
 u64 fs_module_probes_missed(void);
 
-/* btrfs.c: the probe handler */
+/* btrfs.c, bcachefs.c, ocfs2.c: the probe handlers */
 int fs_btrfs_mksubvol(struct kprobe *p, struct pt_regs *regs);
+int fs_bcachefs_subvolume(struct kprobe *p, struct pt_regs *regs);
+int fs_ocfs2_reflink(struct kprobe *p, struct pt_regs *regs);
 
 /* overlay.c: the probe handlers, and what the hooks ask */
 int fs_overlay_copy_up_entry(struct kretprobe_instance *ri,

@@ -3,6 +3,10 @@
  * Probes in filesystem modules, registered while the module is loaded:
  * - btrfs.ko: btrfs_mksubvol(), where every subvolume and snapshot ioctl
  *   creates its name without any security_inode_*() hook (btrfs.c);
+ * - bcachefs.ko: its calls to security_path_mkdir(), made only by its
+ *   subvolume and snapshot ioctl, which has no other hook (bcachefs.c);
+ * - ocfs2.ko: ocfs2_reflink(), where OCFS2_IOC_REFLINK creates its name
+ *   without any hook (ocfs2.c);
  * - overlay.ko: copy-up and its directory operations, to recognise
  *   overlayfs's own renames and links on its upper layer (overlay.c).
  * Documentation/filesystem-hook-design.rst has the inventory.
@@ -10,11 +14,10 @@
  * A module notifier registers a module's probes at MODULE_STATE_COMING,
  * before the module's init has registered its filesystem, so no mount
  * exists without them; they go at MODULE_STATE_GOING.  A module already
- * loaded when utf8guard_fs.ko loads is probed at once.  A module's probes
- * are registered all together or not at all.  When they cannot be, the
- * module itself still loads (no filesystem becomes unmountable) and the
- * log says so; where that leaves names unchecked (btrfs), fs/unhooked
- * counts it.  Without overlay.ko's probes, names are still checked: only
+ * loaded when utf8guard_fs.ko loads is probed at once.  A module's probes are registered all together or not at all.  When they
+ * cannot be, the module itself still loads (no filesystem becomes
+ * unmountable) and the log says so; where that leaves names unchecked
+ * (btrfs, bcachefs, ocfs2), fs/unhooked counts it.  Without overlay.ko's probes, names are still checked: only
  * legacy names cannot be copied up, as before.
  *
  * The probes hold no reference on the module, which can be unloaded as
@@ -35,6 +38,12 @@ struct module_probe {
 	const char *symbol;	/* "module:function", for kallsyms */
 	/* A kprobe with pre_handler, or a kretprobe with ret_handler. */
 	kprobe_pre_handler_t pre_handler;
+	/*
+	 * The kprobe is on a function of the kernel's, and pre_handler gets
+	 * only the calls made from the module's own code (caller_module).
+	 */
+	bool from_module;
+	struct module *caller_module;
 	kretprobe_handler_t entry_handler;
 	kretprobe_handler_t ret_handler;
 	size_t data_size;
@@ -56,6 +65,18 @@ struct probed_module {
 
 static struct module_probe btrfs_probes[] = {
 	{ .symbol = "btrfs:btrfs_mksubvol", .pre_handler = fs_btrfs_mksubvol },
+};
+
+static struct module_probe bcachefs_probes[] = {
+	{
+		.symbol = "security_path_mkdir",
+		.pre_handler = fs_bcachefs_subvolume,
+		.from_module = true,
+	},
+};
+
+static struct module_probe ocfs2_probes[] = {
+	{ .symbol = "ocfs2:ocfs2_reflink", .pre_handler = fs_ocfs2_reflink },
 };
 
 /*
@@ -107,6 +128,20 @@ static struct probed_module modules[] = {
 		.count = ARRAY_SIZE(btrfs_probes),
 	},
 	{
+		.name = "bcachefs",
+		.checks_names = true,
+		.without = "bcachefs subvolume and snapshot names are NOT checked (counted in fs/unhooked)",
+		.probes = bcachefs_probes,
+		.count = ARRAY_SIZE(bcachefs_probes),
+	},
+	{
+		.name = "ocfs2",
+		.checks_names = true,
+		.without = "ocfs2 reflink names are NOT checked (counted in fs/unhooked)",
+		.probes = ocfs2_probes,
+		.count = ARRAY_SIZE(ocfs2_probes),
+	},
+	{
 		.name = "overlay",
 		.without = "overlayfs cannot copy up or delete lower-layer files whose names the policy refuses",
 		.probes = overlay_probes,
@@ -118,7 +153,23 @@ static struct probed_module modules[] = {
 static DEFINE_MUTEX(module_probes_mutex);
 static bool module_probes_armed = true;
 
-static int probe_register(struct module_probe *mp)
+/*
+ * A from_module probe's pre-handler: at the probed function's entry the
+ * return address is on top of the stack.  caller_module stays valid while
+ * the probe is registered: it is unregistered at MODULE_STATE_GOING, before
+ * the module's memory goes.
+ */
+static int pre_from_module(struct kprobe *p, struct pt_regs *regs)
+{
+	struct module_probe *mp = container_of(p, struct module_probe, rp.kp);
+
+	if (!within_module(regs_get_kernel_stack_nth(regs, 0),
+			   mp->caller_module))
+		return 0;
+	return mp->pre_handler(p, regs);
+}
+
+static int probe_register(struct module_probe *mp, struct module *mod)
 {
 	int ret;
 
@@ -134,7 +185,9 @@ static int probe_register(struct module_probe *mp)
 		mp->rp.maxactive = mp->maxactive;
 		ret = register_kretprobe(&mp->rp);
 	} else {
-		mp->rp.kp.pre_handler = mp->pre_handler;
+		mp->caller_module = mod;
+		mp->rp.kp.pre_handler = mp->from_module ? pre_from_module :
+							  mp->pre_handler;
 		mp->rp.kp.post_handler = fs_probe_keep_unoptimized;
 		ret = register_kprobe(&mp->rp.kp);
 	}
@@ -166,7 +219,7 @@ static void module_unprobe(struct probed_module *pm)
 	pm->registered = false;
 }
 
-static void module_probe(struct probed_module *pm)
+static void module_probe(struct probed_module *pm, struct module *mod)
 {
 	unsigned int k;
 	int ret = 0;
@@ -175,7 +228,7 @@ static void module_probe(struct probed_module *pm)
 	if (pm->registered)
 		return;
 	for (k = 0; k < pm->count && !ret; k++)
-		ret = probe_register(&pm->probes[k]);
+		ret = probe_register(&pm->probes[k], mod);
 	if (ret) {
 		pr_err("cannot probe %s: error %d; %s\n",
 		       pm->probes[k - 1].symbol, ret, pm->without);
@@ -200,8 +253,8 @@ static struct probed_module *probed_module_of(const char *name)
 static int module_changed(struct notifier_block *nb, unsigned long state,
 			  void *data)
 {
-	struct probed_module *pm =
-		probed_module_of(((struct module *)data)->name);
+	struct module *mod = data;
+	struct probed_module *pm = probed_module_of(mod->name);
 
 	if (!pm)
 		return NOTIFY_DONE;
@@ -209,7 +262,7 @@ static int module_changed(struct notifier_block *nb, unsigned long state,
 	switch (state) {
 	case MODULE_STATE_COMING:
 		pm->loaded = true;
-		module_probe(pm);
+		module_probe(pm, mod);
 		break;
 	case MODULE_STATE_GOING:
 		module_unprobe(pm);
@@ -225,24 +278,28 @@ static struct notifier_block module_notifier = {
 };
 
 /*
- * Whether NAME is loaded now: /sys/module/NAME, found from our own
+ * NAME's module if it is loaded now: /sys/module/NAME, found from our own
  * module's kset (module_kset is not exported).  A built-in filesystem
- * has no struct module there, and is not looked for.
+ * has no struct module there, and is not looked for.  The module cannot
+ * go while module_probes_mutex is held: its MODULE_STATE_GOING notifier
+ * waits for it.
  */
-static bool module_loaded(const char *name)
+static struct module *module_loaded(const char *name)
 {
 	struct kobject *kobj;
-	bool loaded = false;
+	struct module *mod = NULL;
 
+	lockdep_assert_held(&module_probes_mutex);
 	kobj = kset_find_obj(THIS_MODULE->mkobj.kobj.kset, name);
 	if (kobj) {
 		struct module_kobject *mk =
 			container_of(kobj, struct module_kobject, kobj);
 
-		loaded = mk->mod && mk->mod->state != MODULE_STATE_GOING;
+		if (mk->mod && mk->mod->state != MODULE_STATE_GOING)
+			mod = mk->mod;
 		kobject_put(kobj);
 	}
-	return loaded;
+	return mod;
 }
 
 /**
@@ -265,11 +322,15 @@ int fs_module_probes_init(void)
 	mutex_lock(&module_probes_mutex);
 	for (k = 0; k < ARRAY_SIZE(modules); k++) {
 		struct probed_module *pm = &modules[k];
+		struct module *mod;
 
-		if (pm->registered || !module_loaded(pm->name))
+		if (pm->registered)
+			continue;
+		mod = module_loaded(pm->name);
+		if (!mod)
 			continue;
 		pm->loaded = true;
-		module_probe(pm);
+		module_probe(pm, mod);
 	}
 	mutex_unlock(&module_probes_mutex);
 	return 0;

@@ -253,6 +253,35 @@ static int op_snapshot_v2(char **name)
 	return btrfs_create(BTRFS_IOC_SNAP_CREATE_V2, 1, name[0], name[1]);
 }
 
+/*
+ * ocfs2 OCFS2_IOC_REFLINK (fs/ocfs2/ocfs2_ioctl.h, not a UAPI header): a
+ * reflink of OLD named NEW, both relative to DIR, by ioctl on DIR.
+ */
+struct ocfs2_reflink_arguments {
+	uint64_t old_path;
+	uint64_t new_path;
+	uint64_t preserve;
+};
+
+#define OCFS2_IOC_REFLINK _IOW('o', 4, struct ocfs2_reflink_arguments)
+
+static int op_reflink(char **name)
+{
+	struct ocfs2_reflink_arguments args = {
+		.old_path = (uintptr_t)name[0],
+		.new_path = (uintptr_t)name[1],
+	};
+	int dir, err = 0;
+
+	dir = open(".", O_RDONLY | O_DIRECTORY);
+	if (dir < 0)
+		return errno;
+	if (ioctl(dir, OCFS2_IOC_REFLINK, &args) < 0)
+		err = errno;
+	close(dir);
+	return err;
+}
+
 /* Existing names.  O_NONBLOCK: opening a FIFO must not hang. */
 static int op_open(char **name)
 {
@@ -536,6 +565,8 @@ static const struct operation {
 	  "SRCHEX NEWHEX  btrfs BTRFS_IOC_SNAP_CREATE of subvolume SRC" },
 	{ "snapshot-v2", op_snapshot_v2, 2, { HEX, HEX }, 0,
 	  "SRCHEX NEWHEX  btrfs BTRFS_IOC_SNAP_CREATE_V2" },
+	{ "reflink", op_reflink, 2, { HEX, HEX }, 0,
+	  "OLDHEX NEWHEX  ocfs2 OCFS2_IOC_REFLINK" },
 	{ "open", op_open, 1, { HEX }, 0, "HEX  open(O_RDONLY) an existing name" },
 	{ "stat", op_stat, 1, { HEX }, 0, "HEX  lstat()" },
 	{ "readdir", op_readdir, 0, { 0 }, 1,

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # /utf8guard/run.sh on a Debian kernel of the matrix: the filesystem hook
-# suite with its btrfs subvolume and overlayfs suites, the netfilter hook
+# suite with its btrfs, overlayfs, ocfs2 and bcachefs suites, the netfilter hook
 # suite, the TCP fuzzer's round (NF_FUZZ_SEED from the kernel command
 # line, if given), utf8guardctl's admin suite (the CLI
 # and modules as make install put them), then the integration suite (which ends
@@ -31,6 +31,8 @@ run() {
 run fs $tools/fs_hook_test.sh $mods $tools
 run fs-btrfs $tools/fs_btrfs_test.sh $mods $tools
 run fs-overlay $tools/fs_overlay_test.sh $mods $tools
+run fs-ocfs2 $tools/fs_ocfs2_test.sh $mods $tools
+run fs-bcachefs $tools/fs_bcachefs_test.sh $mods $tools
 run nf $tools/nf_hook_test.sh $mods $tools
 run tcp-fuzz $tools/tcp_fuzz_test.sh $mods $tools
 run cli-admin $tools/cli_admin_test.sh $mods

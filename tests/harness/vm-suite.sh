@@ -113,17 +113,27 @@ prepare() {
 	# The filesystems of the fs hook suite: an empty ext4 image
 	# (loop-mounted in the guest), a fresh host directory shared over 9p,
 	# and on the stock kernel the modules they need.
-	rm -f "$out/ext4.img" "$out/btrfs.img"
+	rm -f "$out/ext4.img" "$out/btrfs.img" "$out/ocfs2.img"
 	mkfs.ext4 -q -F "$out/ext4.img" 64M
 	# btrfs: mixed block groups, below the 114 MB of the default layout.
 	truncate -s 64M "$out/btrfs.img"
 	mkfs.btrfs -q -f --mixed "$out/btrfs.img" >/dev/null
+	# ocfs2: local mount (no cluster stack), with reflinks.
+	truncate -s 64M "$out/ocfs2.img"
+	mkfs.ocfs2 -q -F -M local --fs-features=refcount,xattr -N 1 -b 4K -C 4K \
+		"$out/ocfs2.img" >/dev/null
 	rm -rf "$out/9p-share"
 	mkdir -p "$out/9p-share"
 	tree_args=()
 	if [ "$kind" = stock ]; then
-		"$vm/stock-modules.sh" "$("${stock_kernel[@]}" --version)" \
-			"$out/stock-modules" crc32c_generic ext4 btrfs overlay loop 9p 9pnet_virtio \
+		# bcachefs.ko where the kernel has it (6.12, not 6.1).
+		version=$("${stock_kernel[@]}" --version)
+		bcachefs=()
+		! modprobe --show-depends -S "$version" bcachefs >/dev/null 2>&1 ||
+			bcachefs=(bcachefs)
+		"$vm/stock-modules.sh" "$version" \
+			"$out/stock-modules" crc32c_generic ext4 btrfs overlay ocfs2 \
+			"${bcachefs[@]}" loop 9p 9pnet_virtio \
 			virtio_pci nf_defrag_ipv4 nf_defrag_ipv6 \
 			nf_reject_ipv4 nf_reject_ipv6 veth
 		# utf8guardctl's suite: the modules and the CLI as `make install
@@ -166,6 +176,8 @@ prepare() {
 		--file "$top/tests/fs/fs_hook_test.sh:/utf8guard/tools/"
 		--file "$top/tests/fs/fs_btrfs_test.sh:/utf8guard/tools/"
 		--file "$top/tests/fs/fs_overlay_test.sh:/utf8guard/tools/"
+		--file "$top/tests/fs/fs_ocfs2_test.sh:/utf8guard/tools/"
+		--file "$top/tests/fs/fs_bcachefs_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/nf_hook_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/nf_race_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/tcp_fuzz_test.sh:/utf8guard/tools/"
@@ -173,7 +185,8 @@ prepare() {
 		--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard:/utf8guard/tools/"
 		--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard-fs:/utf8guard/tools/"
 		--file "$out/ext4.img:/utf8guard/")
-	[ "$kind" != stock ] || files+=(--file "$out/btrfs.img:/utf8guard/")
+	[ "$kind" != stock ] ||
+		files+=(--file "$out/btrfs.img:/utf8guard/" --file "$out/ocfs2.img:/utf8guard/")
 	if [ "$kind" = stock ]; then
 		"$vm/make-initramfs.sh" "$out/initrd-1.cpio.gz" \
 			--run "$here/guest-run-stock-kernel.sh" "${files[@]}" "${tree_args[@]}"

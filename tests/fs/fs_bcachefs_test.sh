@@ -1,0 +1,142 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# fs_bcachefs_test.sh MODDIR TOOLDIR - utf8guard_fs.ko on bcachefs
+# subvolumes, in a VM of a Debian kernel.
+#
+# BCH_IOCTL_SUBVOLUME_CREATE (6.12's bcachefs.ko) calls only
+# security_path_mkdir() before making the directory, past every
+# security_inode_*() hook, and needs no capability: while bcachefs.ko is
+# loaded, utf8guard_fs.ko probes security_path_mkdir() and checks the calls
+# made from bcachefs.ko's own code (kernel/fs/bcachefs.c).
+#
+# Debian's bookworm archive has no mkfs.bcachefs, so no bcachefs can be
+# made here.  With the real bcachefs.ko (6.12), the test checks that the
+# probe comes and goes with it and that an ordinary mkdir is still judged
+# once, by the mkdir hook.  The creation itself is checked with a stand-in
+# module named bcachefs (tests/fs/kmod/standin/bcachefs.c) that makes a
+# directory the way the ioctl does: bad names refused with EILSEQ as root
+# and as uid 1000, nothing created, counted once in fs/stats/subvol; good
+# names created; audit mode; the probe at load, by the notifier, disarmed
+# in mode off, gone with either module.
+set -u
+mods=${1:?module dir}
+tools=${2:?tool dir}
+# shellcheck source=../lib/assert.sh
+. /utf8guard/assert.sh
+# shellcheck source=../vm/vm-lib.sh
+. /utf8guard/vm-lib.sh
+sys=/sys/kernel/utf8guard
+fs=$sys/fs
+fsop=$tools/fs_op
+gw=$tools/guest_write
+mnt=/mnt/bch
+subvolume=/proc/utf8guard_subvolume
+BAD="c0ae2e 61ff62 eda080"	# overlong "/.", an invalid byte, a surrogate
+GOOD=636166c3a9			# "café"
+
+setmode() { set_file $sys/mode "$1"; }
+count() { cat "$fs/stats/$1/$2"; }
+# probe_state: the security_path_mkdir line of debugfs kprobes/list, as
+# "absent", "armed" or "disabled".
+probe_state() {
+	ps_line=$(grep ' security_path_mkdir+0x[0-9a-f]* ' /sys/kernel/debug/kprobes/list)
+	case $ps_line in
+	'') echo absent ;;
+	*DISABLED*) echo disabled ;;
+	*) echo armed ;;
+	esac
+}
+listing() { "$fsop" readdir "$1" | tr '\n' ' '; }
+# plain_mkdir_once WHAT: an ordinary mkdir of a bad name is refused, and
+# counted in mkdir, not in subvol.
+plain_mkdir_once() {
+	pm_m0=$(count mkdir rejected)
+	pm_s0=$(count subvol checked)
+	expect_eq "$1: mkdir of a bad name refused" EILSEQ \
+		"$("$fsop" mkdir $mnt c0ae2e)"
+	expect_eq "$1: counted in mkdir, not in subvol" \
+		"$((pm_m0 + 1)) $pm_s0" \
+		"$(count mkdir rejected) $(count subvol checked)"
+}
+
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mkdir -p $mnt
+mount -t tmpfs tmpfs $mnt
+mkdir $mnt/user
+chown 1000:1000 $mnt/user
+expect_status "insmod utf8guard.ko" 0 insmod "$mods/utf8guard.ko"
+expect_status "insmod utf8guard_fs.ko" 0 insmod "$mods/utf8guard_fs.ko"
+setmode enforce
+expect_eq "no bcachefs: no probe" absent "$(probe_state)"
+
+# The real bcachefs.ko, where the kernel has it.
+if modprobe bcachefs 2>/dev/null; then
+	expect_eq "bcachefs.ko: probed by the notifier" armed "$(probe_state)"
+	expect_eq "bcachefs.ko: fs/unhooked" 0 "$(cat $fs/unhooked)"
+	plain_mkdir_once "bcachefs.ko loaded"
+	expect_status "rmmod bcachefs" 0 rmmod bcachefs
+	expect_eq "bcachefs.ko unloaded: no probe" absent "$(probe_state)"
+else
+	echo "# note: $(uname -r) has no bcachefs.ko; only the stand-in runs"
+fi
+
+# The stand-in, loaded after utf8guard_fs.ko: probed by the notifier.
+expect_status "insmod the stand-in" 0 insmod "$mods/standin/bcachefs.ko"
+expect_eq "stand-in: probed by the notifier" armed "$(probe_state)"
+chmod 0666 $subvolume
+
+# create_all WHO DIR [--as-uid UID]: every bad name, then a good one.
+create_all() {
+	ca_who=$1
+	ca_dir=$2
+	shift 2
+	for ca_bad in $BAD; do
+		ca_before=$(listing "$ca_dir")
+		ca_r0=$(count subvol rejected)
+		ca_c0=$(count subvol checked)
+		ca_m0=$(count mkdir checked)
+		expect_eq "$ca_who: subvolume $ca_bad refused" EILSEQ \
+			"$("$gw" "$@" $subvolume "$(hex "$ca_dir/")$ca_bad")"
+		expect_eq "$ca_who: subvolume $ca_bad created nothing" \
+			"$ca_before" "$(listing "$ca_dir")"
+		expect_eq "$ca_who: subvolume $ca_bad counted once, in subvol" \
+			"$((ca_r0 + 1)) $((ca_c0 + 1)) $ca_m0" \
+			"$(count subvol rejected) $(count subvol checked) $(count mkdir checked)"
+	done
+	expect_eq "$ca_who: subvolume of a good name" ok \
+		"$("$gw" "$@" $subvolume "$(hex "$ca_dir/")$GOOD")"
+	expect_eq "$ca_who: the subvolume exists" ok \
+		"$("$fsop" stat "$ca_dir" $GOOD)"
+}
+create_all root $mnt
+create_all "uid 1000" $mnt/user --as-uid 1000
+plain_mkdir_once "stand-in loaded"
+
+setmode audit
+a0=$(count subvol audited)
+expect_eq "audit: bad subvolume allowed" ok \
+	"$("$gw" $subvolume "$(hex "$mnt/")c0af")"
+expect_eq "audit: counted" $((a0 + 1)) "$(count subvol audited)"
+setmode off
+expect_eq "mode off: probe disarmed" disabled "$(wait_output disabled probe_state)"
+setmode enforce
+expect_eq "enforce: probe armed again" armed "$(probe_state)"
+expect_eq "armed again: refuses" EILSEQ \
+	"$("$gw" $subvolume "$(hex "$mnt/")c0ae2e")"
+
+# utf8guard_fs.ko unloaded and loaded again: probed at load.
+expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
+expect_eq "utf8guard_fs unloaded: no probe" absent "$(probe_state)"
+expect_status "insmod utf8guard_fs.ko with the stand-in loaded" 0 \
+	insmod "$mods/utf8guard_fs.ko"
+setmode enforce
+expect_eq "stand-in: probed at load" armed "$(probe_state)"
+expect_eq "probed at load: refuses" EILSEQ \
+	"$("$gw" $subvolume "$(hex "$mnt/")eda080")"
+expect_eq "fs/unhooked at the end" 0 "$(cat $fs/unhooked)"
+expect_status "rmmod the stand-in" 0 rmmod bcachefs
+expect_eq "stand-in unloaded: no probe" absent "$(probe_state)"
+expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
+expect_status "rmmod utf8guard" 0 rmmod utf8guard
+umount $mnt
+finish_tests
