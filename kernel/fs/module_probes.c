@@ -14,7 +14,11 @@
  * A module notifier registers a module's probes at MODULE_STATE_COMING,
  * before the module's init has registered its filesystem, so no mount
  * exists without them; they go at MODULE_STATE_GOING.  A module already
- * loaded when utf8guard_fs.ko loads is probed at once.  A module's probes are registered all together or not at all.  When they
+ * loaded when utf8guard_fs.ko loads is probed at once.  One loading at
+ * that very moment may have sent its COMING before the notifier was
+ * registered and have no /sys/module entry yet: it is probed at
+ * MODULE_STATE_LIVE, and the log says so (its init ran unprobed).  A
+ * module's probes are registered all together or not at all.  When they
  * cannot be, the module itself still loads (no filesystem becomes
  * unmountable) and the log says so; where that leaves names unchecked
  * (btrfs, bcachefs, ocfs2), fs/unhooked counts it.  Without overlay.ko's probes, names are still checked: only
@@ -261,6 +265,19 @@ static int module_changed(struct notifier_block *nb, unsigned long state,
 	mutex_lock(&module_probes_mutex);
 	switch (state) {
 	case MODULE_STATE_COMING:
+		pm->loaded = true;
+		module_probe(pm, mod);
+		break;
+	case MODULE_STATE_LIVE:
+		/*
+		 * Its COMING went by before our notifier was registered, and
+		 * fs_module_probes_init() looked before /sys/module/NAME
+		 * existed (load_module() sets it up after the notification).
+		 */
+		if (pm->loaded)
+			break;
+		pr_warn("%s loaded while utf8guard_fs.ko did: probed only once it was live\n",
+			pm->name);
 		pm->loaded = true;
 		module_probe(pm, mod);
 		break;
