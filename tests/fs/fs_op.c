@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/btrfs.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -516,6 +517,31 @@ static int op_sleep(char **arg)
 	return 0;
 }
 
+/*
+ * lease HEX: take a write lease on an existing file (its owner may), print
+ * "ok", and hold it until killed: whoever opens the file meanwhile waits
+ * in break_lease() for /proc/sys/fs/lease-break-time.
+ */
+static int op_lease(char **name)
+{
+	int fd;
+
+	signal(SIGIO, SIG_IGN);	/* a lease break's signal: stay */
+	fd = open(name[0], O_RDONLY);
+	if (fd < 0)
+		return errno;
+	if (fcntl(fd, F_SETLEASE, F_WRLCK) < 0) {
+		int err = errno;
+
+		close(fd);
+		return err;
+	}
+	printf("ok\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 enum { HEX, TEXT };
 
 static const struct operation {
@@ -580,6 +606,8 @@ static const struct operation {
 	  "HEX TEXT  add to the end of an existing file" },
 	{ "read", op_read, 1, { HEX }, 1, "HEX  prints the contents" },
 	{ "sleep", op_sleep, 1, { TEXT }, 0, "MS  sleep MS milliseconds" },
+	{ "lease", op_lease, 1, { HEX }, 0,
+	  "HEX  hold a write lease on an existing file until killed" },
 };
 
 static void usage(const char *why)

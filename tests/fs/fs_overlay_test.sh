@@ -265,6 +265,57 @@ expect_eq "B2: after a copy-up with kprobes off then on: no bad name" \
 umount $b/big-merged
 rm -rf $b/big-lower $b/big-upper $b/big-work
 
+# Review round 3: 1100 tasks waiting behind one copy-up held all 1024
+# instances of the copy-up kretprobes, and every other copy-up on the
+# system was missed (legacy names refused).  uid 1000 owns a lower file,
+# holds a write lease on it (so its copy-up waits in break_lease()) and
+# opens it for writing from 1100 tasks.  Tasks waiting for another's
+# copy-up take no instance: other legacy files stay usable, nothing missed.
+mkdir -p $b/ex-lower $b/ex-upper $b/ex-work $b/ex-merged
+setmode off	# the legacy names, as an old image has them
+for ex in 6578e9 657832e9 657833e9 6c6561736564; do
+	"$fsop" create $b/ex-lower $ex >/dev/null
+	"$fsop" write $b/ex-lower $ex old >/dev/null
+done
+chown -R 1000:1000 $b/ex-lower
+chmod 1777 $b/ex-upper
+setmode enforce
+expect_status "exhaust: mount overlay" 0 mount -t overlay overlay \
+	-o "lowerdir=$b/ex-lower,upperdir=$b/ex-upper,workdir=$b/ex-work" $b/ex-merged
+break_time=$(cat /proc/sys/fs/lease-break-time)
+echo 600 >/proc/sys/fs/lease-break-time
+"$fsop" --as-uid 1000 lease $b/ex-lower 6c6561736564 >/tmp/lease.out &
+lease_pid=$!
+expect_eq "exhaust: lease taken" ok "$(wait_output ok cat /tmp/lease.out)"
+ex_missed=$(cat $fs/missed)
+ex_n=0
+while [ $ex_n -lt 1100 ]; do
+	"$fsop" --as-uid 1000 append $b/ex-merged 6c6561736564 x >/dev/null &
+	ex_n=$((ex_n + 1))
+done
+# waiting_tasks: how many fs_op appends there are (the lease's is not).
+waiting_tasks() {
+	grep -l '^fs_op$' /proc/[0-9]*/comm 2>/dev/null | wc -l |
+		awk '{ print $1 - 1 }'
+}
+expect_eq "exhaust: 1100 tasks wait behind one copy-up" 1100 \
+	"$(wait_output 1100 waiting_tasks)"
+sleep 2
+expect_eq "exhaust: append to another legacy file" ok \
+	"$("$fsop" --as-uid 1000 append $b/ex-merged 6578e9 x)"
+expect_eq "exhaust: rename another legacy file to a good name" ok \
+	"$("$fsop" --as-uid 1000 rename $b/ex-merged 657832e9 676f6f64)"
+expect_eq "exhaust: delete another legacy file" ok \
+	"$("$fsop" --as-uid 1000 unlink $b/ex-merged 657833e9)"
+expect_eq "exhaust: nothing missed" "$ex_missed" "$(cat $fs/missed)"
+kill $lease_pid
+wait
+echo "$break_time" >/proc/sys/fs/lease-break-time
+expect_eq "exhaust: the leased file, copied up at last" oldx \
+	"$("$fsop" read $b/ex-merged 6c6561736564 | head -c 4)"
+umount $b/ex-merged
+rm -rf $b/ex-lower $b/ex-upper $b/ex-work $b/ex-merged
+
 # overlay.ko unloaded: its probes go; loaded again: back.
 umount /mnt/ovl-tmpfs
 expect_status "rmmod overlay" 0 rmmod overlay
