@@ -82,6 +82,7 @@ struct mark {
 	enum mark_op op;
 	const struct task_struct *task;	/* compared, never dereferenced */
 	const void *key;	/* the dentry (copy-up), the instance (op) */
+	const void *inode;	/* the dentry's inode (copy-up) */
 	const struct super_block *sb;	/* MARK_OP: the overlay's */
 	bool init_ns;		/* the overlay's user namespace is the initial */
 	bool judged;		/* MARK_OP: its hook judged the name */
@@ -118,6 +119,7 @@ static struct mark *mark_add(enum mark_kind kind, enum mark_op op,
 	m->op = op;
 	m->task = current;
 	m->key = key;
+	m->inode = d_inode(dentry);
 	m->sb = dentry->d_sb;
 	m->init_ns = dentry->d_sb->s_user_ns == &init_user_ns;
 	m->judged = judged;
@@ -195,8 +197,9 @@ static bool mark_passes(const struct mark *m, const struct qstr *name,
 			enum fs_op op, bool temp)
 {
 	if (m->kind == MARK_COPY_UP)
-		return temp || ((op == FS_OP_LINK || op == FS_OP_RENAME) &&
-				same_name(m, name));
+		return m->init_ns &&
+		       (temp || ((op == FS_OP_LINK || op == FS_OP_RENAME) &&
+				 same_name(m, name)));
 	/*
 	 * A temporary symlink's target is new: it passes only as the
 	 * user's own symlink, made over a whiteout, judged on the overlay.
@@ -279,17 +282,22 @@ void fs_overlay_forget(void)
 }
 
 /*
- * Whether another task is copying @dentry up (it holds its copy-up mark,
- * so it has the overlay inode's copy-up lock).  This task will wait in
+ * Whether another task is copying @dentry's inode up (it holds a copy-up
+ * mark for it, so it has the overlay inode's copy-up lock; hard links with
+ * index=on are other dentries of that inode).  This task will wait in
  * ovl_copy_up_start() and then, as a rule, find the file copied up: it
  * takes no kretprobe instance for that.  Review round 3 had 1100 tasks
  * waiting behind one copy-up that a lease on the lower file stalled: they
  * held all 1024 instances, and every other copy-up on the system was
- * missed.  Should the copy-up it waited for fail, this task copies up
- * unmarked, and a legacy name is refused once (failing safe).
+ * missed; round 4 did it again through a hard link and through an overlay
+ * in a user namespace (which now gets marks too, that pass nothing).
+ * Should the copy-up it waited for fail, this task copies up unmarked, and
+ * a legacy name is refused once (failing safe).
  */
 static bool copied_up_by_other(const struct dentry *dentry)
 {
+	const struct inode *inode = d_inode(dentry);
+
 	const struct mark *m;
 	unsigned long flags;
 	bool other = false;
@@ -300,7 +308,7 @@ static bool copied_up_by_other(const struct dentry *dentry)
 	raw_spin_lock_irqsave(&marks_lock, flags);
 	for (k = 0; k < ARRAY_SIZE(marks) && !other; k++) {
 		hlist_for_each_entry(m, &marks[k], node) {
-			if (m->kind == MARK_COPY_UP && m->key == dentry &&
+			if (m->kind == MARK_COPY_UP && m->inode == inode &&
 			    m->task != current) {
 				other = true;
 				break;
@@ -334,10 +342,13 @@ int fs_overlay_copy_up_return(struct kretprobe_instance *ri,
 {
 	struct dentry *dentry = *(struct dentry **)ri->data;
 
-	if (regs_return_value(regs) != 0 ||
-	    dentry->d_sb->s_user_ns != &init_user_ns)
+	if (regs_return_value(regs) != 0)
 		return 0;
-	/* Held by the caller, and locked against rename by copy-up. */
+	/*
+	 * Held by the caller, and locked against rename by copy-up.  In a
+	 * user namespace's overlay the mark passes nothing (mark_passes()):
+	 * it only tells waiters that this copy-up is under way.
+	 */
 	mark_add(MARK_COPY_UP, MARK_OP_CREATE, dentry, dentry, false);
 	return 0;
 }

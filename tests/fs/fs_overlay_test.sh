@@ -265,56 +265,119 @@ expect_eq "B2: after a copy-up with kprobes off then on: no bad name" \
 umount $b/big-merged
 rm -rf $b/big-lower $b/big-upper $b/big-work
 
-# Review round 3: 1100 tasks waiting behind one copy-up held all 1024
+# Review rounds 3 and 4: tasks waiting behind one copy-up held all 1024
 # instances of the copy-up kretprobes, and every other copy-up on the
-# system was missed (legacy names refused).  uid 1000 owns a lower file,
+# system was missed (legacy names refused).  The owner of a lower file
 # holds a write lease on it (so its copy-up waits in break_lease()) and
-# opens it for writing from 1100 tasks.  Tasks waiting for another's
-# copy-up take no instance: other legacy files stay usable, nothing missed.
-mkdir -p $b/ex-lower $b/ex-upper $b/ex-work $b/ex-merged
+# opens it for writing from 1100 tasks: the same file, a hard link to it
+# (index=on: another dentry of the same overlay inode), or the same file
+# on an overlay mounted in a user namespace.  Tasks waiting for another's
+# copy-up take no instance: the legacy files of a root-mounted overlay
+# stay usable, nothing is missed.
+mkdir -p $b/ex-lower $b/ex-upper $b/ex-work $b/ex-merged $b/ns
 setmode off	# the legacy names, as an old image has them
-for ex in 6578e9 657832e9 657833e9 6c6561736564; do
+for ex in 6578e9 657832e9 657833e9 657834e9 657835e9 657836e9 \
+	657837e9 657838e9 657839e9 6c6561736564; do
 	"$fsop" create $b/ex-lower $ex >/dev/null
 	"$fsop" write $b/ex-lower $ex old >/dev/null
 done
+"$fsop" link $b/ex-lower 6c6561736564 6c696e6b >/dev/null	# "leased", "link"
 chown -R 1000:1000 $b/ex-lower
-chmod 1777 $b/ex-upper
+chmod 1777 $b/ex-upper $b/ns
 setmode enforce
-expect_status "exhaust: mount overlay" 0 mount -t overlay overlay \
-	-o "lowerdir=$b/ex-lower,upperdir=$b/ex-upper,workdir=$b/ex-work" $b/ex-merged
+expect_status "exhaust: mount overlay (index=on)" 0 mount -t overlay overlay \
+	-o "index=on,lowerdir=$b/ex-lower,upperdir=$b/ex-upper,workdir=$b/ex-work" \
+	$b/ex-merged
 break_time=$(cat /proc/sys/fs/lease-break-time)
 echo 600 >/proc/sys/fs/lease-break-time
-"$fsop" --as-uid 1000 lease $b/ex-lower 6c6561736564 >/tmp/lease.out &
-lease_pid=$!
-expect_eq "exhaust: lease taken" ok "$(wait_output ok cat /tmp/lease.out)"
-ex_missed=$(cat $fs/missed)
-ex_n=0
-while [ $ex_n -lt 1100 ]; do
-	"$fsop" --as-uid 1000 append $b/ex-merged 6c6561736564 x >/dev/null &
-	ex_n=$((ex_n + 1))
-done
-# waiting_tasks: how many fs_op appends there are (the lease's is not).
+# waiting_tasks: how many fs_op processes there are, but the lease's.
 waiting_tasks() {
 	grep -l '^fs_op$' /proc/[0-9]*/comm 2>/dev/null | wc -l |
 		awk '{ print $1 - 1 }'
 }
-expect_eq "exhaust: 1100 tasks wait behind one copy-up" 1100 \
-	"$(wait_output 1100 waiting_tasks)"
-sleep 2
-expect_eq "exhaust: append to another legacy file" ok \
-	"$("$fsop" --as-uid 1000 append $b/ex-merged 6578e9 x)"
-expect_eq "exhaust: rename another legacy file to a good name" ok \
-	"$("$fsop" --as-uid 1000 rename $b/ex-merged 657832e9 676f6f64)"
-expect_eq "exhaust: delete another legacy file" ok \
-	"$("$fsop" --as-uid 1000 unlink $b/ex-merged 657833e9)"
-expect_eq "exhaust: nothing missed" "$ex_missed" "$(cat $fs/missed)"
-kill $lease_pid
-wait
-echo "$break_time" >/proc/sys/fs/lease-break-time
+# legacy_usable CASE A B C: with the waiters queued, three legacy files of
+# the root-mounted overlay appended to, renamed, deleted; nothing missed.
+legacy_usable() {
+	expect_eq "exhaust ($1): 1101 tasks wait on one copy-up" 1101 \
+		"$(wait_output 1101 waiting_tasks)"
+	sleep 2
+	expect_eq "exhaust ($1): append to a legacy file" ok \
+		"$("$fsop" --as-uid 1000 append $b/ex-merged "$2" x)"
+	expect_eq "exhaust ($1): rename a legacy file to a good name" ok \
+		"$("$fsop" --as-uid 1000 rename $b/ex-merged "$3" "$(hex "good-$1")")"
+	expect_eq "exhaust ($1): delete a legacy file" ok \
+		"$("$fsop" --as-uid 1000 unlink $b/ex-merged "$4")"
+	expect_eq "exhaust ($1): nothing missed" "$ex_missed" "$(cat $fs/missed)"
+}
+# exhaust CASE WAITHEX A B C: the lease on "leased", one task stalled
+# copying it up, 1100 more opening WAITHEX; then the legacy files A B C.
+exhaust() {
+	ex_case=$1
+	ex_wait=$2
+	shift 2
+	rm -f /tmp/lease.out
+	"$fsop" --as-uid 1000 lease $b/ex-lower 6c6561736564 >/tmp/lease.out &
+	ex_lease=$!
+	expect_eq "exhaust ($ex_case): lease taken" ok \
+		"$(wait_output ok cat /tmp/lease.out)"
+	ex_missed=$(cat $fs/missed)
+	"$fsop" --as-uid 1000 append $b/ex-merged 6c6561736564 x >/dev/null &
+	sleep 1
+	ex_n=0
+	while [ $ex_n -lt 1100 ]; do
+		"$fsop" --as-uid 1000 append $b/ex-merged "$ex_wait" x >/dev/null &
+		ex_n=$((ex_n + 1))
+	done
+	legacy_usable "$ex_case" "$@"
+	kill $ex_lease
+	wait
+}
+exhaust "same file" 6c6561736564 6578e9 657832e9 657833e9
 expect_eq "exhaust: the leased file, copied up at last" oldx \
 	"$("$fsop" read $b/ex-merged 6c6561736564 | head -c 4)"
 umount $b/ex-merged
-rm -rf $b/ex-lower $b/ex-upper $b/ex-work $b/ex-merged
+rm -rf $b/ex-upper $b/ex-work
+mkdir -p $b/ex-upper $b/ex-work
+chmod 1777 $b/ex-upper
+mount -t overlay overlay \
+	-o "index=on,lowerdir=$b/ex-lower,upperdir=$b/ex-upper,workdir=$b/ex-work" \
+	$b/ex-merged
+exhaust "hard link" 6c696e6b 657834e9 657835e9 657836e9
+
+# An overlay in a user namespace, of root's files there: its own
+# lease-stalled copy-up and 1100 waiters, while uid 1000's legacy files
+# on the root-mounted overlay must stay usable.
+umount $b/ex-merged
+rm -rf $b/ex-upper $b/ex-work
+mkdir -p $b/ex-upper $b/ex-work
+chmod 1777 $b/ex-upper
+mount -t overlay overlay \
+	-o "lowerdir=$b/ex-lower,upperdir=$b/ex-upper,workdir=$b/ex-work" $b/ex-merged
+rm -f /tmp/lease.out /tmp/ns-lease.pid
+unshare -Urm sh -c "
+	mount -t tmpfs tmpfs $b/ns && mkdir $b/ns/l $b/ns/u $b/ns/w $b/ns/m &&
+	echo data >$b/ns/l/big &&
+	mount -t overlay overlay -o lowerdir=$b/ns/l,upperdir=$b/ns/u,workdir=$b/ns/w $b/ns/m || exit 1
+	$fsop lease $b/ns/l 626967 >/tmp/lease.out & echo \$! >/tmp/ns-lease.pid
+	while [ \"\$(cat /tmp/lease.out 2>/dev/null)\" != ok ]; do sleep 0.2; done
+	$fsop append $b/ns/m 626967 x >/dev/null &
+	sleep 1
+	n=0
+	while [ \$n -lt 1100 ]; do
+		$fsop append $b/ns/m 626967 x >/dev/null &
+		n=\$((n + 1))
+	done
+	wait
+" &
+ex_missed=$(cat $fs/missed)
+expect_eq "exhaust (user namespace): lease taken" ok \
+	"$(wait_output ok cat /tmp/lease.out)"
+legacy_usable "user namespace" 657837e9 657838e9 657839e9
+kill "$(cat /tmp/ns-lease.pid)"
+wait
+echo "$break_time" >/proc/sys/fs/lease-break-time
+umount $b/ex-merged
+rm -rf $b/ex-lower $b/ex-upper $b/ex-work $b/ex-merged $b/ns
 
 # overlay.ko unloaded: its probes go; loaded again: back.
 umount /mnt/ovl-tmpfs
