@@ -130,7 +130,7 @@ counter_of() {
 REASONS="truncated unexpected-continuation invalid-byte overlong surrogate out-of-range
 control bidi ignorable noncharacter bom confusable-path not-nfc
 empty-name dot-name slash nul name-too-long"
-COUNTER_OPS="create mkdir mknod symlink symlink-target link rename subvol snapshot"
+COUNTER_OPS="create mkdir mknod symlink symlink-target link rename subvol snapshot reflink"
 KEYS=
 FILES=
 addkey() {
