@@ -391,6 +391,55 @@ echo "$break_time" >/proc/sys/fs/lease-break-time
 umount $b/ex-merged
 rm -rf $b/ex-lower $b/ex-upper $b/ex-work $b/ex-merged $b/ns
 
+# Review round 5 (make check-long only: about 7 minutes under TCG): uid
+# 1000's overlay in a user namespace, 530 unlinks and 530 renames each
+# blocked behind a leased copy-up of its own file (tests/fs/ovl_stall.c).
+# They held every instance of ovl_do_remove and ovl_rename, and root's
+# overlay could then neither delete a legacy file nor rename onto one.
+if [ "${FS_CYCLES:-50}" -ge 50 ]; then
+	mkdir -p $b/st-lower $b/st-upper $b/st-work $b/st-merged /tmp/st
+	setmode off
+	for st in 73e9 7331e9 7332e9 7333e9; do
+		"$fsop" create $b/st-lower $st >/dev/null
+	done
+	setmode enforce
+	mount -t overlay overlay \
+		-o "lowerdir=$b/st-lower,upperdir=$b/st-upper,workdir=$b/st-work" \
+		$b/st-merged
+	chown 1000:1000 /tmp/st
+	break_time=$(cat /proc/sys/fs/lease-break-time)
+	echo 900 >/proc/sys/fs/lease-break-time
+	st_missed=$(cat $fs/missed)
+	"$tools/ovl_stall" 1000 /tmp/st 530 530 >/tmp/st.out 2>&1 &
+	st_pid=$!
+	st_n=0
+	while [ "$(tail -n 1 /tmp/st.out)" != "ovl_stall: 530 renamers" ] &&
+		[ $st_n -lt 600 ]; do
+		sleep 1
+		st_n=$((st_n + 1))
+	done
+	expect_eq "round 5: 530 unlinks and 530 renames blocked" \
+		"ovl_stall: 530 renamers" "$(tail -n 1 /tmp/st.out)"
+	sleep 20
+	"$fsop" create $b/st-merged 676f6f64 >/dev/null
+	expect_eq "round 5: root deletes a legacy file" ok \
+		"$("$fsop" unlink $b/st-merged 73e9)"
+	expect_eq "round 5: root renames a good file onto a legacy name" ok \
+		"$("$fsop" rename $b/st-merged 676f6f64 7331e9)"
+	expect_eq "round 5: root appends to a legacy file" ok \
+		"$("$fsop" append $b/st-merged 7332e9 x)"
+	expect_eq "round 5: nothing missed" "$st_missed" "$(cat $fs/missed)"
+	for st in /proc/[0-9]*; do
+		[ "$(cat $st/comm 2>/dev/null)" != ovl_stall ] ||
+			kill -9 "${st#/proc/}" 2>/dev/null
+	done
+	wait $st_pid
+	echo "$break_time" >/proc/sys/fs/lease-break-time
+	umount $b/st-merged
+else
+	echo "# note: review round 5's attack runs in make check-long only"
+fi
+
 # overlay.ko unloaded: its probes go; loaded again: back.
 umount /mnt/ovl-tmpfs
 expect_status "rmmod overlay" 0 rmmod overlay

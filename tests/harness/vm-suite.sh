@@ -108,6 +108,7 @@ prepare() {
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_op" "$top/tests/fs/fs_op.c" \
 		"$top/tests/fs/uring.c" "$top/userspace/hex.c"
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_stress" "$top/tests/fs/fs_stress.c"
+	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/ovl_stall" "$top/tests/fs/ovl_stall.c"
 	"$top/tests/net/build-net-tools.sh" "$out"
 
 	# The filesystems of the fs hook suite: an empty ext4 image
@@ -167,7 +168,7 @@ prepare() {
 	while IFS= read -r ko; do
 		files+=(--file "$ko:/utf8guard/modules/")
 	done < <(find "$mods" -name '*.ko' | sort)
-	for tool in guest_write fs_op fs_stress net_op; do
+	for tool in guest_write fs_op fs_stress ovl_stall net_op; do
 		files+=(--file "$out/$tool:/utf8guard/tools/")
 	done
 	files+=(--file "$out/tcp_fuzz:/utf8guard/tools/")
