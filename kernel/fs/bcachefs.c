@@ -29,11 +29,7 @@ int fs_bcachefs_subvolume(struct kprobe *p, struct pt_regs *regs)
 		(const struct path *)regs_get_kernel_argument(regs, 0);
 	const struct dentry *dentry =
 		(const struct dentry *)regs_get_kernel_argument(regs, 1);
-	struct utf8guard_policy policy;
 
-	if (!fs_check_wanted(dir->dentry->d_sb, &policy))
-		return 0;
-	return fs_probe_refuse(regs, fs_check_bytes(FS_OP_SUBVOL, &policy,
-						    dentry->d_name.name,
-						    dentry->d_name.len));
+	return fs_probe_check_name(regs, FS_OP_SUBVOL, dir->dentry->d_sb,
+				   dentry->d_name.name, dentry->d_name.len);
 }

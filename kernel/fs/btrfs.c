@@ -29,13 +29,10 @@ int fs_btrfs_mksubvol(struct kprobe *p, struct pt_regs *regs)
 	const u8 *name = (const u8 *)regs_get_kernel_argument(regs, 2);
 	int namelen = (int)regs_get_kernel_argument(regs, 3);
 	bool snapshot = regs_get_kernel_argument(regs, 4) != 0;
-	struct utf8guard_policy policy;
 
 	if (namelen < 0)
 		return 0;
-	if (!fs_check_wanted(parent->dentry->d_sb, &policy))
-		return 0;
-	return fs_probe_refuse(regs, fs_check_bytes(snapshot ? FS_OP_SNAPSHOT :
-								 FS_OP_SUBVOL,
-						    &policy, name, namelen));
+	return fs_probe_check_name(regs,
+				   snapshot ? FS_OP_SNAPSHOT : FS_OP_SUBVOL,
+				   parent->dentry->d_sb, name, namelen);
 }

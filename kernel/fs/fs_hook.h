@@ -109,6 +109,9 @@ u64 fs_probes_missed(void);
 const char *fs_probes_kind(void);
 void fs_probes_set_armed(bool armed);
 int fs_probe_refuse(struct pt_regs *regs, int verdict);
+int fs_probe_check_name(struct pt_regs *regs, enum fs_op op,
+			const struct super_block *sb, const u8 *name,
+			size_t len);
 void fs_probe_keep_unoptimized(struct kprobe *p, struct pt_regs *regs,
 			       unsigned long flags);
 

@@ -21,8 +21,9 @@
  * module's probes are registered all together or not at all.  When they
  * cannot be, the module itself still loads (no filesystem becomes
  * unmountable) and the log says so; where that leaves names unchecked
- * (btrfs, bcachefs, ocfs2), fs/unhooked counts it.  Without overlay.ko's probes, names are still checked: only
- * legacy names cannot be copied up, as before.
+ * (btrfs, bcachefs, ocfs2), fs/unhooked counts it.  Without overlay.ko's
+ * probes, names are still checked: only legacy names cannot be copied up,
+ * as before.
  *
  * The probes hold no reference on the module, which can be unloaded as
  * usual.

@@ -25,11 +25,8 @@ int fs_ocfs2_reflink(struct kprobe *p, struct pt_regs *regs)
 		(const struct inode *)regs_get_kernel_argument(regs, 1);
 	const struct dentry *new_dentry =
 		(const struct dentry *)regs_get_kernel_argument(regs, 2);
-	struct utf8guard_policy policy;
 
-	if (!fs_check_wanted(dir->i_sb, &policy))
-		return 0;
-	return fs_probe_refuse(regs, fs_check_bytes(FS_OP_REFLINK, &policy,
-						    new_dentry->d_name.name,
-						    new_dentry->d_name.len));
+	return fs_probe_check_name(regs, FS_OP_REFLINK, dir->i_sb,
+				   new_dentry->d_name.name,
+				   new_dentry->d_name.len);
 }

@@ -99,6 +99,16 @@ static DEFINE_RAW_SPINLOCK(marks_lock);
 static struct hlist_head marks[1 << MARKS_HASH_BITS];
 static atomic_t marks_used = ATOMIC_INIT(0);
 
+/*
+ * An overlay mounted in a user namespace: its mounter chose its layers, so
+ * its marks pass nothing, and any user can stall its operations by the
+ * thousand, so they take no kretprobe instance (review round 5).
+ */
+static bool in_user_ns(const struct dentry *dentry)
+{
+	return dentry->d_sb->s_user_ns != &init_user_ns;
+}
+
 static struct hlist_head *task_marks(const struct task_struct *task)
 {
 	return &marks[hash_ptr(task, MARKS_HASH_BITS)];
@@ -123,7 +133,7 @@ static struct mark *mark_add(enum mark_kind kind, enum mark_op op,
 	m->key = key;
 	m->inode = d_inode(dentry);
 	m->sb = dentry->d_sb;
-	m->init_ns = dentry->d_sb->s_user_ns == &init_user_ns;
+	m->init_ns = !in_user_ns(dentry);
 	m->judged = judged;
 	m->len = len;
 	/* The caller holds the dentry, and overlayfs locks it for the op. */
@@ -299,7 +309,6 @@ void fs_overlay_forget(void)
 static bool copied_up_by_other(const struct dentry *dentry)
 {
 	const struct inode *inode = d_inode(dentry);
-
 	const struct mark *m;
 	unsigned long flags;
 	bool other = false;
@@ -374,13 +383,8 @@ int fs_overlay_copy_up_one_entry(struct kretprobe_instance *ri,
 	struct dentry *dentry =
 		(struct dentry *)regs_get_kernel_argument(regs, 1);
 
-	/*
-	 * A user namespace's copy-up marks pass nothing: ovl_copy_up_end()
-	 * alone drops them, and its copy-ups, which any user can stall by
-	 * the thousand, hold no instance (review round 5: 1060 of them).
-	 */
-	if (dentry->d_sb->s_user_ns != &init_user_ns ||
-	    copied_up_by_other(dentry))
+	/* A user namespace's marks, which pass nothing: ovl_copy_up_end(). */
+	if (in_user_ns(dentry) || copied_up_by_other(dentry))
 		return 1;
 	*(struct dentry **)ri->data = dentry;
 	return 0;
@@ -404,15 +408,13 @@ static int op_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 		(struct dentry *)regs_get_kernel_argument(regs, arg);
 
 	/*
-	 * An overlay in a user namespace takes no instance (returning 1 gives
-	 * it back at once): any user can mount one and block hundreds of its
-	 * operations behind leased copy-ups, and review round 5 emptied the
-	 * 512 instances that way, so that root-mounted overlays could no
-	 * longer delete legacy files.  Its marks would pass no existing name
-	 * anyway; the cost is that a new name made through it is checked and
-	 * counted twice, on the overlay and on the upper filesystem.
+	 * No instance, so no mark (returning 1 gives it back at once): review
+	 * round 5 blocked 1060 such operations and emptied the 512 instances,
+	 * and root-mounted overlays could no longer delete legacy files.  The
+	 * cost: a new name made through a user namespace's overlay is checked
+	 * and counted twice, on the overlay and on the upper filesystem.
 	 */
-	if (dentry->d_sb->s_user_ns != &init_user_ns)
+	if (in_user_ns(dentry))
 		return 1;
 	*(struct mark **)ri->data = mark_add(MARK_OP, op, ri, dentry, judged);
 	return 0;

@@ -117,6 +117,29 @@ int fs_probe_refuse(struct pt_regs *regs, int verdict)
 	return divert(regs, verdict);
 }
 
+/**
+ * fs_probe_check_name() - check a new name from a pre-handler, and refuse it
+ * @regs: the pre-handler's registers, at the probed function's entry
+ * @op: the operation, for the counters and the log
+ * @sb: the filesystem the name is made on
+ * @name: the name's bytes
+ * @len: its length
+ *
+ * For the probes in filesystem modules (btrfs.c, bcachefs.c, ocfs2.c).
+ *
+ * Return: as fs_probe_refuse().
+ */
+int fs_probe_check_name(struct pt_regs *regs, enum fs_op op,
+			const struct super_block *sb, const u8 *name,
+			size_t len)
+{
+	struct utf8guard_policy policy;
+
+	if (!fs_check_wanted(sb, &policy))
+		return 0;
+	return fs_probe_refuse(regs, fs_check_bytes(op, &policy, name, len));
+}
+
 static int check_dentry(enum fs_op op, const struct utf8guard_policy *policy,
 			const struct dentry *dentry)
 {

@@ -36,17 +36,8 @@ GOOD=636166c3a9			# "café"
 
 setmode() { set_file $sys/mode "$1"; }
 count() { cat "$fs/stats/$1/$2"; }
-# probe_state: the security_path_mkdir line of debugfs kprobes/list, as
-# "absent", "armed" or "disabled".
-probe_state() {
-	ps_line=$(grep ' security_path_mkdir+0x[0-9a-f]* ' /sys/kernel/debug/kprobes/list)
-	case $ps_line in
-	'') echo absent ;;
-	*DISABLED*) echo disabled ;;
-	*) echo armed ;;
-	esac
-}
-listing() { "$fsop" readdir "$1" | tr '\n' ' '; }
+# probe_state: security_path_mkdir's kprobe (vm-lib.sh).
+probe_state() { kprobe_state security_path_mkdir; }
 # plain_mkdir_once WHAT: an ordinary mkdir of a bad name is refused, and
 # counted in mkdir, not in subvol.
 plain_mkdir_once() {

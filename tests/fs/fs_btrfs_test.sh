@@ -32,18 +32,8 @@ GOOD=636166c3a9			# "café"
 
 setmode() { set_file $sys/mode "$1"; }
 count() { cat "$fs/stats/$1/$2"; }
-# probe_state: the btrfs_mksubvol line of debugfs kprobes/list, as
-# "absent", "armed" or "disabled".
-probe_state() {
-	ps_line=$(grep ' btrfs_mksubvol+0x[0-9a-f]* ' /sys/kernel/debug/kprobes/list)
-	case $ps_line in
-	'') echo absent ;;
-	*DISABLED*) echo disabled ;;
-	*) echo armed ;;
-	esac
-}
-# listing DIR: the entries of DIR as hex, one line.
-listing() { "$fsop" readdir "$1" | tr '\n' ' '; }
+# probe_state: btrfs_mksubvol's kprobe (vm-lib.sh).
+probe_state() { kprobe_state btrfs_mksubvol; }
 mount_btrfs() {
 	expect_status "mount btrfs ($1)" 0 \
 		mount -t btrfs -o loop /utf8guard/btrfs.img $mnt

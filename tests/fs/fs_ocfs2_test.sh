@@ -30,17 +30,8 @@ GOOD=636166c3a9			# "café"
 
 setmode() { set_file $sys/mode "$1"; }
 count() { cat "$fs/stats/reflink/$1"; }
-# probe_state: the ocfs2_reflink line of debugfs kprobes/list, as
-# "absent", "armed" or "disabled".
-probe_state() {
-	ps_line=$(grep ' ocfs2_reflink+0x[0-9a-f]* ' /sys/kernel/debug/kprobes/list)
-	case $ps_line in
-	'') echo absent ;;
-	*DISABLED*) echo disabled ;;
-	*) echo armed ;;
-	esac
-}
-listing() { "$fsop" readdir "$1" | tr '\n' ' '; }
+# probe_state: ocfs2_reflink's kprobe (vm-lib.sh).
+probe_state() { kprobe_state ocfs2_reflink; }
 mount_ocfs2() {
 	expect_status "mount ocfs2 ($1)" 0 \
 		mount -t ocfs2 -o loop /utf8guard/ocfs2.img $mnt

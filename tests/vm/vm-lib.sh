@@ -93,6 +93,18 @@ fs_probes() {
 		/sys/kernel/debug/kprobes/list)
 	echo "$(printf '%s\n' "$fp_lines" | grep -c .) disabled $(printf '%s\n' "$fp_lines" | grep -c 'DISABLED')"
 }
+# kprobe_state FUNCTION: FUNCTION's line of debugfs kprobes/list, as
+# "absent", "armed" or "disabled".
+kprobe_state() {
+	ks_line=$(grep " $1+0x[0-9a-f]* " /sys/kernel/debug/kprobes/list)
+	case $ks_line in
+	'') echo absent ;;
+	*DISABLED*) echo disabled ;;
+	*) echo armed ;;
+	esac
+}
+# listing DIR: the entries of DIR as hex, one line (the test sets $fsop).
+listing() { "$fsop" readdir "$1" | tr '\n' ' '; }
 # wait_output WANT CMD...: up to 20 s for CMD to print WANT; prints what
 # it printed last.
 wait_output() {
