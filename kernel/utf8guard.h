@@ -34,6 +34,8 @@
  *	utf8guard_mode_notifier_*()	be told of every mode change
  *	utf8guard_counters_*()		per-CPU counter sets
  *					(utf8guard_counters.h)
+ *	utf8guard_kit_*()		the hook kit: settings, counters and
+ *					a sysfs directory (hook_kit.h)
  */
 #ifndef UTF8GUARD_H
 #define UTF8GUARD_H

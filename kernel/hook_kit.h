@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The hook kit: what every utf8guard module with a directory under
+ * /sys/kernel/utf8guard has in common, kept once in utf8guard.ko and
+ * exported to the hook modules (Documentation/kernel-api.rst).
+ *
+ *	struct utf8guard_kit_stats	per-CPU counters, a table of rows and
+ *					columns plus one per reason
+ *					(kit_stats.c)
+ *	struct utf8guard_kit_settings	0/1 flags and text settings, the
+ *					mutex of their writers and a notifier
+ *					chain told of every store
+ *					(kit_settings.c)
+ *	struct utf8guard_kit		a sysfs directory: the settings, the
+ *					read-only status files and stats/
+ *					with its reset (kit_sysfs.c)
+ *	UTF8GUARD_KIT_PARAM()		a load-time module parameter
+ *
+ * A module declares these statically and hands them to the kit; its own
+ * code keeps only what it hooks and checks.
+ */
+#ifndef UTF8GUARD_HOOK_KIT_H
+#define UTF8GUARD_HOOK_KIT_H
+
+#include <linux/kobject.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/types.h>
+
+#include "utf8guard_counters.h"
+
+/**
+ * struct utf8guard_kit_stats - counters shown in a stats/ directory
+ * @columns: names of the counters of a row, shown in stats/ as the sum
+ *	over all rows, and in stats/<row>/ per row
+ * @column_count: number of @columns
+ * @rows: names of the rows, the subdirectories of stats/; NULL for one
+ *	row without a subdirectory
+ * @row_count: number of @rows (ignored when @rows is NULL)
+ * @reason_count: counters per reason (enum utf8guard_reason) after the
+ *	table, shown as stats/<reason name>, all but the reason "none"
+ * @counters: private: the counter set
+ * @reason_first: private: index of the first reason counter
+ *
+ * Counter k of row r has the index r * @column_count + k, the reasons
+ * follow the table; with one row, a counter's index is its column.
+ */
+struct utf8guard_kit_stats {
+	const char *const *columns;
+	unsigned int column_count;
+	const char *const *rows;
+	unsigned int row_count;
+	unsigned int reason_count;
+	struct utf8guard_counters counters;
+	unsigned int reason_first;
+};
+
+int utf8guard_kit_stats_init(struct utf8guard_kit_stats *stats);
+void utf8guard_kit_stats_destroy(struct utf8guard_kit_stats *stats);
+u64 utf8guard_kit_read(const struct utf8guard_kit_stats *stats,
+		       unsigned int row, unsigned int column);
+u64 utf8guard_kit_read_column(const struct utf8guard_kit_stats *stats,
+			      unsigned int column);
+u64 utf8guard_kit_read_reason(const struct utf8guard_kit_stats *stats,
+			      unsigned int reason);
+void utf8guard_kit_stats_reset(struct utf8guard_kit_stats *stats);
+
+/**
+ * utf8guard_kit_count() - count one event in a table cell
+ * @stats: an initialised set
+ * @row: the row, 0 with a single row
+ * @column: the column; with a single row, any index of the set
+ *
+ * Context: any context; does not sleep.
+ */
+static inline void utf8guard_kit_count(struct utf8guard_kit_stats *stats,
+				       unsigned int row, unsigned int column)
+{
+	utf8guard_counters_inc(&stats->counters,
+			       row * stats->column_count + column);
+}
+
+/**
+ * utf8guard_kit_count_reason() - count one event of a reason
+ * @stats: an initialised set
+ * @reason: an enum utf8guard_reason; one the set has no counter for is
+ *	not counted
+ *
+ * Context: any context; does not sleep.
+ */
+static inline void
+utf8guard_kit_count_reason(struct utf8guard_kit_stats *stats,
+			   unsigned int reason)
+{
+	if (reason < stats->reason_count)
+		utf8guard_counters_inc(&stats->counters,
+				       stats->reason_first + reason);
+}
+
+struct utf8guard_kit_settings;
+
+/**
+ * struct utf8guard_kit_file - one file of a module's sysfs directory
+ * @name: the file name
+ * @flag: a 0/1 setting the kit keeps in @value, shown as "0\n" or "1\n",
+ *	stored with utf8guard_hook_store_flag(); @show and @store unused
+ * @value: the flag's value; read it with utf8guard_kit_flag()
+ * @show: for another file: sysfs_emit() its text into @buf
+ * @store: for another setting: parse and apply the written bytes, and
+ *	return 0, or -EINVAL (nothing changed) or -EPERM (locked)
+ * @attr: private: the sysfs attribute
+ * @path: private: "<directory>/<name>", for the log lines of a flag
+ * @settings: private: the settings it belongs to, NULL for a status file
+ *
+ * Every store checks CAP_SYS_ADMIN in the initial user namespace first,
+ * whatever the file mode says, and returns the number of bytes written
+ * on success.
+ */
+struct utf8guard_kit_file {
+	const char *name;
+	bool flag;
+	bool value;
+	ssize_t (*show)(char *buf);
+	int (*store)(const char *text, size_t len);
+	struct kobj_attribute attr;
+	char path[40];
+	struct utf8guard_kit_settings *settings;
+};
+
+/**
+ * struct utf8guard_kit_settings - a module's writable settings
+ * @files: the settings, mode 0644
+ * @count: number of @files
+ * @lock: serialises the writers of every setting; a module's own @store
+ *	takes it too
+ * @notifier: private: told of each successful store, with the index of
+ *	the file in @files as the action
+ */
+struct utf8guard_kit_settings {
+	struct utf8guard_kit_file *files;
+	unsigned int count;
+	struct mutex lock;
+	struct blocking_notifier_head notifier;
+};
+
+void utf8guard_kit_settings_init(struct utf8guard_kit_settings *settings,
+				 const char *dir);
+int utf8guard_kit_notifier_register(struct utf8guard_kit_settings *settings,
+				    struct notifier_block *nb);
+int utf8guard_kit_notifier_unregister(struct utf8guard_kit_settings *settings,
+				      struct notifier_block *nb);
+
+/**
+ * utf8guard_kit_flag() - the value of a 0/1 setting
+ * @file: a file with @flag set
+ *
+ * Context: any context; lockless.
+ * Return: the value.
+ */
+static inline bool utf8guard_kit_flag(const struct utf8guard_kit_file *file)
+{
+	return READ_ONCE(file->value);
+}
+
+/**
+ * struct utf8guard_kit - a module's directory under /sys/kernel/utf8guard
+ * @name: the directory name, e.g. "fs"
+ * @settings: its writable files, or NULL
+ * @status: its read-only files (@show only), or NULL
+ * @status_count: number of @status files
+ * @stats: what stats/ shows and stats/reset zeroes, or NULL for no stats/
+ * @kobj: private: the directory
+ * @stats_kobj: private: stats/
+ * @reset: private: stats/reset
+ * @priv: private: the attributes built for the directory
+ */
+struct utf8guard_kit {
+	const char *name;
+	struct utf8guard_kit_settings *settings;
+	struct utf8guard_kit_file *status;
+	unsigned int status_count;
+	struct utf8guard_kit_stats *stats;
+	struct kobject *kobj;
+	struct kobject *stats_kobj;
+	struct kobj_attribute reset;
+	struct utf8guard_kit_attrs *priv;
+};
+
+int utf8guard_kit_add(struct utf8guard_kit *kit, struct kobject *parent);
+void utf8guard_kit_remove(struct utf8guard_kit *kit);
+
+/**
+ * UTF8GUARD_KIT_PARAM() - a module parameter read once, at load
+ * @name: the parameter name; its value is in the variable name##_param
+ * @type: its moduleparam type (bool, charp, ...)
+ * @desc: what modinfo says of it
+ *
+ * Not shown under /sys/module: the setting's file under
+ * /sys/kernel/utf8guard takes over once loaded.
+ */
+#define UTF8GUARD_KIT_PARAM(name, type, desc)			\
+	module_param_named(name, name##_param, type, 0);	\
+	MODULE_PARM_DESC(name, desc)
+
+#endif /* UTF8GUARD_HOOK_KIT_H */

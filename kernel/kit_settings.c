@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Settings of the hook kit (hook_kit.h): 0/1 flags kept here, text
+ * settings a module parses itself, one writers' mutex, and a notifier
+ * chain told after every store that took effect, so that whatever
+ * follows a setting (fs: the idle probes) re-arms itself without the
+ * settings calling it.
+ */
+#include <linux/export.h>
+#include <linux/kernel.h>
+
+#include "hook_kit.h"
+#include "kit_settings.h"
+#include "utf8guard.h"
+
+/**
+ * utf8guard_kit_settings_init() - prepare a module's settings
+ * @settings: @files and @count filled in, the flags' values set
+ * @dir: the directory name, e.g. "fs", for the log lines ("fs/enabled")
+ *
+ * Call before utf8guard_kit_add() and before anything reads a flag.
+ *
+ * Context: process context.
+ */
+void utf8guard_kit_settings_init(struct utf8guard_kit_settings *settings,
+				 const char *dir)
+{
+	unsigned int k;
+
+	mutex_init(&settings->lock);
+	BLOCKING_INIT_NOTIFIER_HEAD(&settings->notifier);
+	for (k = 0; k < settings->count; k++) {
+		struct utf8guard_kit_file *file = &settings->files[k];
+
+		file->settings = settings;
+		snprintf(file->path, sizeof(file->path), "%s/%s", dir,
+			 file->name);
+	}
+}
+EXPORT_SYMBOL_GPL(utf8guard_kit_settings_init);
+
+/**
+ * utf8guard_kit_notifier_register() - be told of every store of a setting
+ * @settings: initialised settings
+ * @nb: called in process context after each store that returned 0, with
+ *	the index of the setting in @settings->files as the action and the
+ *	struct utf8guard_kit_file as the data
+ *
+ * Context: process context.
+ * Return: 0.
+ */
+int utf8guard_kit_notifier_register(struct utf8guard_kit_settings *settings,
+				    struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&settings->notifier, nb);
+}
+EXPORT_SYMBOL_GPL(utf8guard_kit_notifier_register);
+
+/**
+ * utf8guard_kit_notifier_unregister() - undo utf8guard_kit_notifier_register()
+ * @settings: the settings given to utf8guard_kit_notifier_register()
+ * @nb: the notifier block given to it
+ *
+ * Context: process context.
+ * Return: 0, or -ENOENT if @nb was not registered.
+ */
+int utf8guard_kit_notifier_unregister(struct utf8guard_kit_settings *settings,
+				      struct notifier_block *nb)
+{
+	return blocking_notifier_chain_unregister(&settings->notifier, nb);
+}
+EXPORT_SYMBOL_GPL(utf8guard_kit_notifier_unregister);
+
+/* Apply a write to a setting, then tell the notifier chain. */
+int kit_settings_store(struct utf8guard_kit_file *file, const char *text,
+		       size_t len)
+{
+	struct utf8guard_kit_settings *settings = file->settings;
+	int ret;
+
+	if (file->flag)
+		ret = utf8guard_hook_store_flag(&settings->lock, &file->value,
+						file->path, text, len);
+	else
+		ret = file->store(text, len);
+	if (!ret)
+		blocking_notifier_call_chain(&settings->notifier,
+					     file - settings->files, file);
+	return ret;
+}
