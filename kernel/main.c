@@ -12,6 +12,7 @@
 #include <linux/moduleparam.h>
 
 #include "compat.h"
+#include "hook_kit.h"
 #include "policy_state.h"
 #include "stats.h"
 #include "sysfs.h"
@@ -46,13 +47,13 @@ static int __init utf8guard_init(void)
 	ret = validator_state_init(validator_param);
 	if (ret)
 		return ret;
-	ret = stats_init();
+	ret = utf8guard_kit_stats_init(&core_stats);
 	if (ret)
 		return ret;
 	ret = sysfs_interface_init();
 	if (ret) {
 		pr_err("cannot create /sys/kernel/utf8guard: %d\n", ret);
-		stats_exit();
+		utf8guard_kit_stats_destroy(&core_stats);
 		return ret;
 	}
 	policy = utf8guard_policy_get();
@@ -68,7 +69,7 @@ static int __init utf8guard_init(void)
 static void __exit utf8guard_exit(void)
 {
 	sysfs_interface_exit();
-	stats_exit();
+	utf8guard_kit_stats_destroy(&core_stats);
 	pr_info("unloaded\n");
 }
 

@@ -1,31 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Counters of utf8guard.ko: a counter set (utf8guard_counters.h). */
+/* Counters of utf8guard.ko: a kit counter set (hook_kit.h). */
 #include "stats.h"
-#include "utf8guard_counters.h"
 
-static struct utf8guard_counters stats;
+static const char *const column_names[STAT_REASON_FIRST] = {
+	[STAT_CHECKED] = "checked",
+	[STAT_REJECTED] = "rejected",
+	[STAT_AUDITED] = "audited",
+};
 
-int stats_init(void)
-{
-	return utf8guard_counters_init(&stats, STAT_COUNT);
-}
-
-void stats_exit(void)
-{
-	utf8guard_counters_destroy(&stats);
-}
+struct utf8guard_kit_stats core_stats = {
+	.columns = column_names,
+	.column_count = STAT_REASON_FIRST,
+	.reason_count = UTF8GUARD_REASON_COUNT,
+};
 
 void stats_add(enum stat_counter counter)
 {
-	utf8guard_counters_inc(&stats, counter);
-}
-
-u64 stats_read(enum stat_counter counter)
-{
-	return utf8guard_counters_read(&stats, counter);
-}
-
-void stats_reset(void)
-{
-	utf8guard_counters_reset(&stats);
+	utf8guard_kit_count(&core_stats, 0, counter);
 }

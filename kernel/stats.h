@@ -3,6 +3,7 @@
 #ifndef UTF8GUARD_STATS_H
 #define UTF8GUARD_STATS_H
 
+#include "hook_kit.h"
 #include "utf8guard_core.h"
 
 enum stat_counter {
@@ -14,10 +15,8 @@ enum stat_counter {
 	STAT_COUNT = STAT_REASON_FIRST + UTF8GUARD_REASON_COUNT
 };
 
-int stats_init(void);
-void stats_exit(void);
+extern struct utf8guard_kit_stats core_stats;
+
 void stats_add(enum stat_counter counter);
-u64 stats_read(enum stat_counter counter);
-void stats_reset(void);
 
 #endif /* UTF8GUARD_STATS_H */
