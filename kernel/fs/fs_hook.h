@@ -9,11 +9,12 @@
  *	bcachefs.c	bcachefs subvolume and snapshot names
  *	ocfs2.c		ocfs2 reflink names
  *	overlay.c	overlayfs's own renames and links on its upper layer
- *	idle.c		disarm the probes while nothing is to be checked
+ *	idle.c		disarm the probes while nothing is to be checked;
+ *			told of fs/enabled by the settings' notifier
  *	check.c		what one hooked operation checks and counts
- *	settings.c	enabled, fstypes, check_symlink_target
- *	counters.c	per-operation and per-reason counters
- *	sysfs.c		/sys/kernel/utf8guard/fs/
+ *	settings.c	enabled, fstypes, check_symlink_target (kit settings)
+ *	counters.c	per-operation and per-reason counters (a kit set)
+ *	sysfs.c		/sys/kernel/utf8guard/fs/ (a kit directory)
  *	main.c		module parameters, load and unload
  */
 #ifndef UTF8GUARD_FS_HOOK_H
@@ -30,6 +31,9 @@ struct kretprobe_instance;
 struct pt_regs;
 struct super_block;
 struct task_struct;
+struct utf8guard_kit;
+struct utf8guard_kit_settings;
+struct utf8guard_kit_stats;
 
 /* Operations, as counted in fs/stats/<op>/; the names are ABI. */
 enum fs_op {
@@ -54,7 +58,6 @@ enum fs_outcome {
 };
 
 const char *fs_op_name(enum fs_op op);
-const char *fs_outcome_name(enum fs_outcome outcome);
 
 /* check.c: called from the probe handlers, in atomic context. */
 bool fs_check_wanted(const struct super_block *sb,
@@ -68,26 +71,27 @@ int fs_check_bytes(enum fs_op op, const struct utf8guard_policy *policy,
 /* "name name ...\n" at most, with the NUL. */
 #define FS_FSTYPES_TEXT_MAX	(FS_FSTYPES_MAX * (FS_FSTYPE_NAME_MAX + 1) + 2)
 
+/* The kit settings of fs_settings, in order (its notifier's actions). */
+enum fs_setting {
+	FS_SETTING_ENABLED,
+	FS_SETTING_FSTYPES,
+	FS_SETTING_CHECK_SYMLINK_TARGET,
+	FS_SETTING_COUNT
+};
+
+extern struct utf8guard_kit_settings fs_settings;
 int fs_settings_init(bool enabled, const char *fstypes,
 		     bool check_symlink_target);
 void fs_settings_exit(void);
 bool fs_enabled(void);
 bool fs_check_symlink_target(void);
 bool fs_watches(const struct super_block *sb);
-int fs_store_enabled(const char *text, size_t len);
-int fs_store_check_symlink_target(const char *text, size_t len);
-int fs_store_fstypes(const char *text, size_t len);
 size_t fs_format_fstypes(char *buf, size_t size);
 
-/* counters.c */
-int fs_counters_init(void);
-void fs_counters_exit(void);
+/* counters.c: a row per operation, a column per outcome */
+extern struct utf8guard_kit_stats fs_stats;
 void fs_count(enum fs_op op, const struct utf8guard_report *violation,
 	      bool refused);
-u64 fs_count_read(enum fs_op op, enum fs_outcome outcome);
-u64 fs_count_read_total(enum fs_outcome outcome);
-u64 fs_count_read_reason(unsigned int reason);
-void fs_count_reset(void);
 
 /* The six probes on security_inode_*(), in order. */
 enum fs_probe {
@@ -163,10 +167,8 @@ void fs_overlay_forget(void);
 /* idle.c */
 int fs_idle_init(void);
 void fs_idle_exit(void);
-void fs_idle_update(void);
 
-/* sysfs.c */
-int fs_sysfs_init(struct kobject *parent);
-void fs_sysfs_exit(void);
+/* sysfs.c: the kit directory fs/ (its settings and stats live above) */
+extern struct utf8guard_kit fs_kit;
 
 #endif /* UTF8GUARD_FS_HOOK_H */

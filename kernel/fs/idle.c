@@ -9,13 +9,16 @@
  *
  * Serialised by idle_mutex: the disarming work checks again, under it,
  * that nothing is to be checked, and every change calls fs_idle_update()
- * after it is in effect, so whichever comes last decides.
+ * after it is in effect, so whichever comes last decides.  Changes come
+ * from utf8guard.ko's mode notifier and from the fs settings' kit
+ * notifier (an fs/enabled store): the settings never call in here.
  */
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/workqueue.h>
 
 #include "fs_hook.h"
+#include "hook_kit.h"
 
 #define IDLE_DELAY	HZ
 
@@ -45,7 +48,7 @@ static void idle_disarm(struct work_struct *work)
  *
  * Context: process context, after the change is in effect; may sleep.
  */
-void fs_idle_update(void)
+static void fs_idle_update(void)
 {
 	mutex_lock(&idle_mutex);
 	if (names_wanted()) {
@@ -68,6 +71,18 @@ static struct notifier_block mode_notifier = {
 	.notifier_call = mode_changed,
 };
 
+static int setting_stored(struct notifier_block *nb, unsigned long setting,
+			  void *file)
+{
+	if (setting == FS_SETTING_ENABLED)
+		fs_idle_update();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block setting_notifier = {
+	.notifier_call = setting_stored,
+};
+
 /* At load, with the probes registered (and armed). */
 int fs_idle_init(void)
 {
@@ -75,6 +90,7 @@ int fs_idle_init(void)
 
 	if (ret)
 		return ret;
+	utf8guard_kit_notifier_register(&fs_settings, &setting_notifier);
 	fs_idle_update();
 	return 0;
 }
@@ -82,6 +98,7 @@ int fs_idle_init(void)
 /* At unload, before the probes go: the work cannot run any more. */
 void fs_idle_exit(void)
 {
+	utf8guard_kit_notifier_unregister(&fs_settings, &setting_notifier);
 	utf8guard_mode_notifier_unregister(&mode_notifier);
 	cancel_delayed_work_sync(&idle_work);
 }

@@ -14,6 +14,7 @@
 
 #include "compat.h"
 #include "fs_hook.h"
+#include "hook_kit.h"
 #include "utf8guard_version.h"
 
 static bool enabled_param = true;
@@ -35,7 +36,7 @@ static int __init utf8guard_fs_init(void)
 	char fstypes[FS_FSTYPES_TEXT_MAX];
 	int ret;
 
-	ret = fs_counters_init();
+	ret = utf8guard_kit_stats_init(&fs_stats);
 	if (ret)
 		return ret;
 	ret = fs_settings_init(enabled_param, fstypes_param,
@@ -48,7 +49,7 @@ static int __init utf8guard_fs_init(void)
 	ret = fs_idle_init();
 	if (ret)
 		goto probes_exit;
-	ret = fs_sysfs_init(utf8guard_kobject());
+	ret = utf8guard_kit_add(&fs_kit, utf8guard_kobject());
 	if (ret) {
 		pr_err("cannot create /sys/kernel/utf8guard/fs: %d\n", ret);
 		goto idle_exit;
@@ -63,7 +64,7 @@ static int __init utf8guard_fs_init(void)
 	return 0;
 
 sysfs_exit:
-	fs_sysfs_exit();
+	utf8guard_kit_remove(&fs_kit);
 idle_exit:
 	fs_idle_exit();
 probes_exit:
@@ -71,18 +72,18 @@ probes_exit:
 settings_exit:
 	fs_settings_exit();
 counters_exit:
-	fs_counters_exit();
+	utf8guard_kit_stats_destroy(&fs_stats);
 	return ret;
 }
 
 static void __exit utf8guard_fs_exit(void)
 {
 	utf8guard_hook_detach(THIS_MODULE);
-	fs_sysfs_exit();
+	utf8guard_kit_remove(&fs_kit);
 	fs_idle_exit();
 	fs_probes_exit();
 	fs_settings_exit();
-	fs_counters_exit();
+	utf8guard_kit_stats_destroy(&fs_stats);
 	pr_info("unloaded: new names are no longer checked\n");
 }
 

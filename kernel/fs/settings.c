@@ -5,8 +5,11 @@
  *
  * The probe handlers read them locklessly: the two flags with READ_ONCE(),
  * the fstypes list under RCU (it is replaced whole and freed after a grace
- * period).  Writers are serialised by settings_mutex, refuse everything
- * while utf8guard is locked, and change nothing on a parse error.
+ * period).  They are kit settings (hook_kit.h): the kit keeps the flags
+ * and their files; writers are serialised by fs_settings.lock, refuse
+ * everything while utf8guard is locked, and change nothing on a parse
+ * error.  Whatever follows a setting registers with the kit's notifier
+ * (idle.c); nothing here calls it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -15,8 +18,10 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "fs_hook.h"
+#include "hook_kit.h"
 
 /* count == 0 stands for "*": every filesystem type. */
 struct fstype_list {
@@ -25,19 +30,33 @@ struct fstype_list {
 	char names[FS_FSTYPES_MAX][FS_FSTYPE_NAME_MAX + 1];
 };
 
-static bool enabled;
-static bool check_symlink_target;
 static struct fstype_list __rcu *fstypes;
-static DEFINE_MUTEX(settings_mutex);
+
+static ssize_t fstypes_show(char *buf);
+static int fstypes_store(const char *text, size_t len);
+
+static struct utf8guard_kit_file files[FS_SETTING_COUNT] = {
+	[FS_SETTING_ENABLED] = { .name = "enabled", .flag = true },
+	[FS_SETTING_FSTYPES] = { .name = "fstypes", .show = fstypes_show,
+				 .store = fstypes_store },
+	[FS_SETTING_CHECK_SYMLINK_TARGET] = { .name = "check_symlink_target",
+					      .flag = true },
+};
+
+/* fs/enabled, fs/fstypes, fs/check_symlink_target, in that order. */
+struct utf8guard_kit_settings fs_settings = {
+	.files = files,
+	.count = FS_SETTING_COUNT,
+};
 
 bool fs_enabled(void)
 {
-	return READ_ONCE(enabled);
+	return utf8guard_kit_flag(&files[FS_SETTING_ENABLED]);
 }
 
 bool fs_check_symlink_target(void)
 {
-	return READ_ONCE(check_symlink_target);
+	return utf8guard_kit_flag(&files[FS_SETTING_CHECK_SYMLINK_TARGET]);
 }
 
 /* Whether names created on @sb are checked.  Atomic context. */
@@ -147,39 +166,31 @@ static int store_fstypes(const char *text, size_t len, bool at_load)
 		kfree(list);
 		return -EINVAL;
 	}
-	mutex_lock(&settings_mutex);
+	mutex_lock(&fs_settings.lock);
 	if (!at_load && utf8guard_locked()) {
-		mutex_unlock(&settings_mutex);
+		mutex_unlock(&fs_settings.lock);
 		kfree(list);
 		return -EPERM;
 	}
 	old = rcu_replace_pointer(fstypes, list,
-				  lockdep_is_held(&settings_mutex));
-	mutex_unlock(&settings_mutex);
+				  lockdep_is_held(&fs_settings.lock));
+	mutex_unlock(&fs_settings.lock);
 	if (old)
 		kfree_rcu(old, rcu);
 	return 0;
 }
 
-int fs_store_fstypes(const char *text, size_t len)
+static int fstypes_store(const char *text, size_t len)
 {
 	return store_fstypes(text, len, false);
 }
 
-int fs_store_enabled(const char *text, size_t len)
+static ssize_t fstypes_show(char *buf)
 {
-	int ret = utf8guard_hook_store_flag(&settings_mutex, &enabled,
-					    "fs/enabled", text, len);
+	char text[FS_FSTYPES_TEXT_MAX];
 
-	if (!ret)
-		fs_idle_update();
-	return ret;
-}
-
-int fs_store_check_symlink_target(const char *text, size_t len)
-{
-	return utf8guard_hook_store_flag(&settings_mutex, &check_symlink_target,
-					 "fs/check_symlink_target", text, len);
+	fs_format_fstypes(text, sizeof(text));
+	return sysfs_emit(buf, "%s\n", text);
 }
 
 /* At load, before the probes exist. */
@@ -188,8 +199,10 @@ int fs_settings_init(bool enabled_param, const char *fstypes_param,
 {
 	const char *text = fstypes_param ? fstypes_param : "*";
 
-	WRITE_ONCE(enabled, enabled_param);
-	WRITE_ONCE(check_symlink_target, check_symlink_target_param);
+	utf8guard_kit_settings_init(&fs_settings, "fs");
+	files[FS_SETTING_ENABLED].value = enabled_param;
+	files[FS_SETTING_CHECK_SYMLINK_TARGET].value =
+		check_symlink_target_param;
 	return store_fstypes(text, strlen(text), true);
 }
 
