@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 
 #include "compat.h"
+#include "hook_kit.h"
 #include "net_hook.h"
 #include "utf8guard_version.h"
 
@@ -60,7 +61,7 @@ static int __init utf8guard_nf_init(void)
 		       flow_timeout_param);
 		return -EINVAL;
 	}
-	ret = net_counters_init();
+	ret = utf8guard_kit_stats_init(&net_stats);
 	if (ret)
 		return ret;
 	ret = net_settings_init(enabled_param, ports_param, forward_param,
@@ -73,7 +74,7 @@ static int __init utf8guard_nf_init(void)
 	ret = net_hooks_init();
 	if (ret)
 		goto flows_exit;
-	ret = net_sysfs_init(utf8guard_kobject());
+	ret = utf8guard_kit_add(&net_kit, utf8guard_kobject());
 	if (ret) {
 		pr_err("cannot create /sys/kernel/utf8guard/net: %d\n", ret);
 		goto hooks_exit;
@@ -93,7 +94,7 @@ static int __init utf8guard_nf_init(void)
 	return 0;
 
 sysfs_exit:
-	net_sysfs_exit();
+	utf8guard_kit_remove(&net_kit);
 hooks_exit:
 	net_hooks_exit();
 flows_exit:
@@ -102,19 +103,19 @@ flows_exit:
 settings_exit:
 	net_settings_exit();
 counters_exit:
-	net_counters_exit();
+	utf8guard_kit_stats_destroy(&net_stats);
 	return ret;
 }
 
 static void __exit utf8guard_nf_exit(void)
 {
 	utf8guard_hook_detach(THIS_MODULE);
-	net_sysfs_exit();
+	utf8guard_kit_remove(&net_kit);
 	net_hooks_exit();
 	net_flows_exit();
 	net_reset_exit();
 	net_settings_exit();
-	net_counters_exit();
+	utf8guard_kit_stats_destroy(&net_stats);
 	pr_info("unloaded: payloads are no longer checked\n");
 }
 

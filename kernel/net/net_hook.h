@@ -12,9 +12,9 @@
  *	mptcp.c		MPTCP: fall back to TCP on watched ports
  *	reset.c		net/action reset: resetting refused connections
  *	ports.c		the watched port set: parse and format
- *	settings.c	enabled, ports, forward, action
- *	counters.c	net/stats/ counters
- *	sysfs.c		/sys/kernel/utf8guard/net/
+ *	settings.c	enabled, ports, forward, action (kit settings)
+ *	counters.c	net/stats/ counters (a kit counter set)
+ *	sysfs.c		/sys/kernel/utf8guard/net/ (a kit directory)
  *	main.c		module parameters, load and unload
  */
 #ifndef UTF8GUARD_NET_HOOK_H
@@ -28,6 +28,9 @@
 
 struct kobject;
 struct net;
+struct utf8guard_kit;
+struct utf8guard_kit_settings;
+struct utf8guard_kit_stats;
 struct nf_hook_state;
 struct sk_buff;
 struct sock;
@@ -57,13 +60,8 @@ enum net_counter {
 			    UTF8GUARD_REASON_LAST_ILL_FORMED + 1
 };
 
-int net_counters_init(void);
-void net_counters_exit(void);
+extern struct utf8guard_kit_stats net_stats;
 void net_count(enum net_counter counter);
-u64 net_count_read(enum net_counter counter);
-void net_count_reset(void);
-/* NULL for the unused reason 0 */
-const char *net_counter_name(enum net_counter counter);
 
 /* ports.c: the set of watched destination ports, per protocol. */
 #define NET_PORTS_TEXT_MAX	4096
@@ -84,6 +82,16 @@ enum net_action {
 	NET_ACTION_RESET,	/* reset at both ends (reset.c) */
 };
 
+/* The kit settings of net_settings, in order. */
+enum net_setting {
+	NET_SETTING_ENABLED,
+	NET_SETTING_PORTS,
+	NET_SETTING_FORWARD,
+	NET_SETTING_ACTION,
+	NET_SETTING_COUNT
+};
+
+extern struct utf8guard_kit_settings net_settings;
 int net_settings_init(bool enabled, const char *ports, bool forward,
 		      const char *action);
 void net_settings_exit(void);
@@ -91,11 +99,7 @@ bool net_enabled(void);
 bool net_forward(void);
 enum net_action net_action(void);
 const char *net_action_name(enum net_action action);
-int net_store_action(const char *text, size_t len);
 bool net_watches(u8 protocol, u16 port);
-int net_store_enabled(const char *text, size_t len);
-int net_store_forward(const char *text, size_t len);
-int net_store_ports(const char *text, size_t len);
 size_t net_format_ports(char *buf, size_t size);
 
 /* payload.c */
@@ -236,8 +240,7 @@ void net_reset_segment(struct sk_buff *skb, const struct nf_hook_state *state,
 		       struct sock *sk);
 void net_reset_exit(void);
 
-/* sysfs.c */
-int net_sysfs_init(struct kobject *parent);
-void net_sysfs_exit(void);
+/* sysfs.c: the kit directory net/ (its settings and stats live above) */
+extern struct utf8guard_kit net_kit;
 
 #endif /* UTF8GUARD_NET_HOOK_H */

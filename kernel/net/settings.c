@@ -3,8 +3,9 @@
  * Settings of utf8guard_nf.ko: net/enabled, net/ports and net/forward.
  *
  * The hooks read them locklessly: the flags with READ_ONCE(), the port set
- * under RCU (it is replaced whole and freed after a grace period).
- * Writers are serialised by settings_mutex, refuse everything while
+ * under RCU (it is replaced whole and freed after a grace period).  They
+ * are kit settings (hook_kit.h): the kit keeps the flags and their files;
+ * writers are serialised by net_settings.lock, refuse everything while
  * utf8guard is locked, and change nothing on a parse error.  Every change
  * is logged with who made it.
  */
@@ -17,7 +18,9 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 
+#include "hook_kit.h"
 #include "net_hook.h"
 
 struct ports_holder {
@@ -25,20 +28,37 @@ struct ports_holder {
 	struct net_ports *ports;
 };
 
-static bool enabled;
-static bool forward;
 static enum net_action action;
 static struct ports_holder __rcu *watched;
-static DEFINE_MUTEX(settings_mutex);
+
+static ssize_t ports_show(char *buf);
+static int ports_store(const char *text, size_t len);
+static ssize_t action_show(char *buf);
+static int action_store(const char *text, size_t len);
+
+static struct utf8guard_kit_file files[NET_SETTING_COUNT] = {
+	[NET_SETTING_ENABLED] = { .name = "enabled", .flag = true },
+	[NET_SETTING_PORTS] = { .name = "ports", .show = ports_show,
+				.store = ports_store },
+	[NET_SETTING_FORWARD] = { .name = "forward", .flag = true },
+	[NET_SETTING_ACTION] = { .name = "action", .show = action_show,
+				 .store = action_store },
+};
+
+/* net/enabled, net/ports, net/forward, net/action, in that order. */
+struct utf8guard_kit_settings net_settings = {
+	.files = files,
+	.count = NET_SETTING_COUNT,
+};
 
 bool net_enabled(void)
 {
-	return READ_ONCE(enabled);
+	return utf8guard_kit_flag(&files[NET_SETTING_ENABLED]);
 }
 
 bool net_forward(void)
 {
-	return READ_ONCE(forward);
+	return utf8guard_kit_flag(&files[NET_SETTING_FORWARD]);
 }
 
 /* Whether packets to @port of @protocol are checked.  Atomic context. */
@@ -74,16 +94,16 @@ static int parse_action(const char *text, size_t len, enum net_action *value)
 	return -EINVAL;
 }
 
-/**
- * net_store_action() - the sysfs store of net/action
- * @text: the written bytes: "drop" or "reset"
- * @len: their number
- *
- * Context: process context; may sleep.
- * Return: 0, -EINVAL if @text does not parse (nothing changes), -EPERM
- * while locked.
+static ssize_t action_show(char *buf)
+{
+	return sysfs_emit(buf, "%s\n", net_action_name(net_action()));
+}
+
+/*
+ * The store of net/action: "drop" or "reset".  Returns 0, -EINVAL if
+ * @text does not parse (nothing changes), -EPERM while locked.
  */
-int net_store_action(const char *text, size_t len)
+static int action_store(const char *text, size_t len)
 {
 	enum net_action value, old;
 	int ret = 0;
@@ -92,7 +112,7 @@ int net_store_action(const char *text, size_t len)
 		pr_info_ratelimited("net/action write refused: not drop or reset\n");
 		return -EINVAL;
 	}
-	mutex_lock(&settings_mutex);
+	mutex_lock(&net_settings.lock);
 	old = READ_ONCE(action);
 	if (utf8guard_locked()) {
 		ret = -EPERM;
@@ -102,7 +122,7 @@ int net_store_action(const char *text, size_t len)
 			  net_action_name(old), net_action_name(value),
 			  current->comm, task_pid_nr(current));
 	}
-	mutex_unlock(&settings_mutex);
+	mutex_unlock(&net_settings.lock);
 	return ret;
 }
 
@@ -171,18 +191,18 @@ static int store_ports(const char *text, size_t len, bool at_load)
 		ret = -EINVAL;
 		goto out;
 	}
-	mutex_lock(&settings_mutex);
+	mutex_lock(&net_settings.lock);
 	if (!at_load && utf8guard_locked()) {
-		mutex_unlock(&settings_mutex);
+		mutex_unlock(&net_settings.lock);
 		net_ports_free(holder->ports);
 		ret = -EPERM;
 		goto out;
 	}
 	net_format_ports(before, NET_PORTS_TEXT_MAX);
 	old = rcu_replace_pointer(watched, holder,
-				  lockdep_is_held(&settings_mutex));
+				  lockdep_is_held(&net_settings.lock));
 	net_format_ports(after, NET_PORTS_TEXT_MAX);
-	mutex_unlock(&settings_mutex);
+	mutex_unlock(&net_settings.lock);
 	holder = NULL;
 	if (!at_load && strcmp(before, after))
 		pr_notice("net/ports \"%s\" -> \"%s\" (by %s[%d])\n", before,
@@ -196,21 +216,22 @@ out:
 	return ret;
 }
 
-int net_store_ports(const char *text, size_t len)
+static int ports_store(const char *text, size_t len)
 {
 	return store_ports(text, len, false);
 }
 
-int net_store_enabled(const char *text, size_t len)
+static ssize_t ports_show(char *buf)
 {
-	return utf8guard_hook_store_flag(&settings_mutex, &enabled,
-					 "net/enabled", text, len);
-}
+	char *text = kmalloc(NET_PORTS_TEXT_MAX, GFP_KERNEL);
+	ssize_t n;
 
-int net_store_forward(const char *text, size_t len)
-{
-	return utf8guard_hook_store_flag(&settings_mutex, &forward,
-					 "net/forward", text, len);
+	if (!text)
+		return -ENOMEM;
+	net_format_ports(text, NET_PORTS_TEXT_MAX);
+	n = sysfs_emit(buf, "%s\n", text);
+	kfree(text);
+	return n;
 }
 
 /* At load, before the hooks exist. */
@@ -226,9 +247,10 @@ int net_settings_init(bool enabled_param, const char *ports_param,
 		       action_param);
 		return -EINVAL;
 	}
+	utf8guard_kit_settings_init(&net_settings, "net");
 	WRITE_ONCE(action, value);
-	WRITE_ONCE(enabled, enabled_param);
-	WRITE_ONCE(forward, forward_param);
+	files[NET_SETTING_ENABLED].value = enabled_param;
+	files[NET_SETTING_FORWARD].value = forward_param;
 	return store_ports(text, strlen(text), true);
 }
 
