@@ -22,18 +22,16 @@
 #include "validator_state.h"
 
 static char *mode_param;
-module_param_named(mode, mode_param, charp, 0);
-MODULE_PARM_DESC(mode, "Mode at load: off, audit or enforce (default enforce)");
+UTF8GUARD_KIT_PARAM(mode, charp,
+		    "Mode at load: off, audit or enforce (default enforce)");
 
 static char *policy_param;
-module_param_named(policy, policy_param, charp, 0);
-MODULE_PARM_DESC(policy,
-		 "Check classes at load, as written to the policy file; separate words with commas or quoted spaces (default \"strict path-tricks\")");
+UTF8GUARD_KIT_PARAM(policy, charp,
+		    "Check classes at load, as written to the policy file; separate words with commas or quoted spaces (default \"strict path-tricks\")");
 
 static char *validator_param;
-module_param_named(validator, validator_param, charp, 0);
-MODULE_PARM_DESC(validator,
-		 "Validator path: auto (the best this CPU offers, default), scalar, sse4.1, avx2 or avx512");
+UTF8GUARD_KIT_PARAM(validator, charp,
+		    "Validator path: auto (the best this CPU offers, default), scalar, sse4.1, avx2 or avx512");
 
 static int __init utf8guard_init(void)
 {

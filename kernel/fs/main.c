@@ -18,18 +18,16 @@
 #include "utf8guard_version.h"
 
 static bool enabled_param = true;
-module_param_named(enabled, enabled_param, bool, 0);
-MODULE_PARM_DESC(enabled, "Check new names at load (default 1); later: fs/enabled");
+UTF8GUARD_KIT_PARAM(enabled, bool,
+		    "Check new names at load (default 1); later: fs/enabled");
 
 static char *fstypes_param;
-module_param_named(fstypes, fstypes_param, charp, 0);
-MODULE_PARM_DESC(fstypes,
-		 "Filesystem types to check, separated by commas or quoted spaces, or * for all (default *); later: fs/fstypes");
+UTF8GUARD_KIT_PARAM(fstypes, charp,
+		    "Filesystem types to check, separated by commas or quoted spaces, or * for all (default *); later: fs/fstypes");
 
 static bool check_symlink_target_param = true;
-module_param_named(check_symlink_target, check_symlink_target_param, bool, 0);
-MODULE_PARM_DESC(check_symlink_target,
-		 "Check symlink targets too (default 1); later: fs/check_symlink_target");
+UTF8GUARD_KIT_PARAM(check_symlink_target, bool,
+		    "Check symlink targets too (default 1); later: fs/check_symlink_target");
 
 static int __init utf8guard_fs_init(void)
 {

@@ -19,22 +19,20 @@
 #include "utf8guard_version.h"
 
 static bool enabled_param = true;
-module_param_named(enabled, enabled_param, bool, 0);
-MODULE_PARM_DESC(enabled, "Check payloads at load (default 1); later: net/enabled");
+UTF8GUARD_KIT_PARAM(enabled, bool,
+		    "Check payloads at load (default 1); later: net/enabled");
 
 static char *ports_param;
-module_param_named(ports, ports_param, charp, 0);
-MODULE_PARM_DESC(ports,
-		 "Watched destination ports, e.g. tcp:80,udp:514,tcp:8000-8090 (default none); later: net/ports");
+UTF8GUARD_KIT_PARAM(ports, charp,
+		    "Watched destination ports, e.g. tcp:80,udp:514,tcp:8000-8090 (default none); later: net/ports");
 
 static bool forward_param;
-module_param_named(forward, forward_param, bool, 0);
-MODULE_PARM_DESC(forward, "Check forwarded packets too (default 0); later: net/forward");
+UTF8GUARD_KIT_PARAM(forward, bool,
+		    "Check forwarded packets too (default 0); later: net/forward");
 
 static char *action_param;
-module_param_named(action, action_param, charp, 0);
-MODULE_PARM_DESC(action,
-		 "What a refused TCP segment does: drop (default) or reset the connection; later: net/action");
+UTF8GUARD_KIT_PARAM(action, charp,
+		    "What a refused TCP segment does: drop (default) or reset the connection; later: net/action");
 
 static unsigned int flows_max_param = 16384;
 module_param_named(flows_max, flows_max_param, uint, 0444);
