@@ -2,7 +2,8 @@
 /*
  * utf8guard_fs.ko internals: the filesystem name-validation hook.
  *
- *	probes.c	kprobes on security_inode_*(), the refusal, self-test
+ *	probes.c	kprobes on security_inode_*(), self-test
+ *	refuse.c	a pre-handler's refusal: the return stub
  *	selftest.c	each hooked operation through the VFS, on a canary
  *	module_probes.c	kprobes in filesystem modules while they are loaded
  *	btrfs.c		btrfs subvolume and snapshot names
@@ -112,6 +113,9 @@ unsigned int fs_probes_unhooked(void);
 u64 fs_probes_missed(void);
 const char *fs_probes_kind(void);
 void fs_probes_set_armed(bool armed);
+
+/* refuse.c: for every probe's pre-handler */
+int fs_probe_divert(struct pt_regs *regs, long result);
 int fs_probe_refuse(struct pt_regs *regs, int verdict);
 int fs_probe_check_name(struct pt_regs *regs, enum fs_op op,
 			const struct super_block *sb, const u8 *name,

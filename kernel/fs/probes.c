@@ -45,33 +45,6 @@
 #include "fs_hook.h"
 
 /*
- * Where a refused call "returns" from.  The probes sit on the first
- * instruction, before any stack frame is built, so [rsp] is still the
- * caller's return address: a bare return hands -EILSEQ (in rax) to the
- * caller.  ASM_RET is "jmp __x86_return_thunk" with CONFIG_RETHUNK.  It
- * is only reached by iret or the ftrace trampoline's ret, never by an
- * indirect branch, hence no ENDBR.
- */
-asmlinkage void utf8guard_fs_return_stub(void);
-asm(
-	".pushsection .text\n"
-	".type utf8guard_fs_return_stub, @function\n"
-	"utf8guard_fs_return_stub:\n"
-		ANNOTATE_NOENDBR
-		ASM_RET
-	".size utf8guard_fs_return_stub, .-utf8guard_fs_return_stub\n"
-	".popsection\n"
-);
-
-static int divert(struct pt_regs *regs, long result)
-{
-	regs_set_return_value(regs, result);
-	instruction_pointer_set(regs, (unsigned long)utf8guard_fs_return_stub);
-	/* ip changed: no single-stepping, no post_handler. */
-	return 1;
-}
-
-/*
  * The self-test's task (selftest.c): its canary is stopped with
  * FS_CANARY_RESULT, and anything else it does in its private tmpfs
  * passes unchecked and uncounted.  Only kernel code sets the task.
@@ -84,60 +57,8 @@ static bool selftest_running(void)
 static int selftest_hit(struct pt_regs *regs, const struct dentry *dentry)
 {
 	if (dentry == READ_ONCE(fs_canary.dentry))
-		return divert(regs, FS_CANARY_RESULT);
+		return fs_probe_divert(regs, FS_CANARY_RESULT);
 	return 0;
-}
-
-/*
- * nfsd has no NFS status for EILSEQ: its nfserrno() warns (a panic with
- * panic_on_warn) and answers NFSERR_IO.  Its threads get EINVAL instead.
- * Only kernel threads are considered: a process cannot rename itself
- * into one.
- */
-static bool current_is_nfsd(void)
-{
-	return (current->flags & PF_KTHREAD) &&
-	       !strncmp(current->comm, "nfsd", TASK_COMM_LEN);
-}
-
-/**
- * fs_probe_refuse() - make the probed function return the verdict
- * @regs: the pre-handler's registers, at the probed function's entry
- * @verdict: 0 to let the call run, or the error it returns instead
- *
- * Return: what the pre-handler returns: 1 if it changed the instruction
- * pointer, else 0.
- */
-int fs_probe_refuse(struct pt_regs *regs, int verdict)
-{
-	if (!verdict)
-		return 0;
-	if (verdict == -EILSEQ && unlikely(current_is_nfsd()))
-		verdict = -EINVAL;
-	return divert(regs, verdict);
-}
-
-/**
- * fs_probe_check_name() - check a new name from a pre-handler, and refuse it
- * @regs: the pre-handler's registers, at the probed function's entry
- * @op: the operation, for the counters and the log
- * @sb: the filesystem the name is made on
- * @name: the name's bytes
- * @len: its length
- *
- * For the probes in filesystem modules (btrfs.c, bcachefs.c, ocfs2.c).
- *
- * Return: as fs_probe_refuse().
- */
-int fs_probe_check_name(struct pt_regs *regs, enum fs_op op,
-			const struct super_block *sb, const u8 *name,
-			size_t len)
-{
-	struct utf8guard_policy policy;
-
-	if (!fs_check_wanted(sb, &policy))
-		return 0;
-	return fs_probe_refuse(regs, fs_check_bytes(op, &policy, name, len));
 }
 
 static int check_dentry(enum fs_op op, const struct utf8guard_policy *policy,
@@ -279,15 +200,6 @@ static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	return fs_probe_refuse(regs, check_new_name(FS_OP_RENAME, &policy,
 						    new_dentry));
-}
-
-/*
- * Never called: a post_handler keeps a kprobe from being jump-optimized
- * (see the top of this file).  module_probes.c's kprobes use it too.
- */
-void fs_probe_keep_unoptimized(struct kprobe *p, struct pt_regs *regs,
-			       unsigned long flags)
-{
 }
 
 #define PROBE(sym, handler) {					\
