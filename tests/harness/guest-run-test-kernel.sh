@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # /utf8guard/run.sh of VM 1 on the TEST kernel (KUnit, KASAN, lockdep,
 # kmemleak): the KUnit suites as modules, the filesystem hook suite with
-# the stress on tmpfs, then the integration suite (which ends by locking,
-# pinning utf8guard.ko until reboot), then the fs hook's checks under that
-# lock.  VM 2 runs guest-run-test-kernel-2.sh at the same time.
+# the stress on tmpfs, its btrfs, overlayfs, ocfs2 and bcachefs suites,
+# then the integration suite (which ends by locking, pinning utf8guard.ko
+# until reboot), then the fs hook's checks under that lock.  VM 2 runs
+# guest-run-test-kernel-2.sh at the same time.
 set -u
 . /utf8guard/vm-lib.sh
 mods=/utf8guard/modules
@@ -38,6 +39,12 @@ timed kunit
 FS_STRESS_ON=tmpfs FS_LOAD_PAUSE_US=1000 \
 	sh /utf8guard/tools/fs_hook_test.sh $mods /utf8guard/tools || status=1
 timed fs
+# The filesystems with name paths of their own, as on the stock kernels;
+# bcachefs through its stand-in (6.1 has no bcachefs.ko).
+for fs in btrfs overlay ocfs2 bcachefs; do
+	sh /utf8guard/tools/fs_${fs}_test.sh $mods /utf8guard/tools || status=1
+	timed fs-$fs
+done
 sh /utf8guard/tools/integration_test.sh $mods /utf8guard/tools || status=1
 timed integration
 sh /utf8guard/tools/fs_hook_test.sh --after-lock $mods /utf8guard/tools || status=1

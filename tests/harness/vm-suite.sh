@@ -112,8 +112,9 @@ prepare() {
 	"$top/tests/net/build-net-tools.sh" "$out"
 
 	# The filesystems of the fs hook suite: an empty ext4 image
-	# (loop-mounted in the guest), a fresh host directory shared over 9p,
-	# and on the stock kernel the modules they need.
+	# (loop-mounted in the guest), btrfs and ocfs2 images, a fresh host
+	# directory shared over 9p, and the modules they need: the stock
+	# kernel's, or those the test kernel's build installed.
 	rm -f "$out/ext4.img" "$out/btrfs.img" "$out/ocfs2.img"
 	mkfs.ext4 -q -F "$out/ext4.img" 64M
 	# btrfs: mixed block groups, below the 114 MB of the default layout.
@@ -125,7 +126,8 @@ prepare() {
 		"$out/ocfs2.img" >/dev/null
 	rm -rf "$out/9p-share"
 	mkdir -p "$out/9p-share"
-	tree_args=()
+	# The test kernel's own modules (build-test-kernel.sh installed them).
+	tree_args=(--tree "$tree/modules-root")
 	if [ "$kind" = stock ]; then
 		# bcachefs.ko where the kernel has it (6.12, not 6.1).
 		version=$("${stock_kernel[@]}" --version)
@@ -186,18 +188,20 @@ prepare() {
 		--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard:/utf8guard/tools/"
 		--file "$top/Documentation/ABI/testing/sysfs-kernel-utf8guard-fs:/utf8guard/tools/"
 		--file "$out/ext4.img:/utf8guard/")
-	[ "$kind" != stock ] ||
-		files+=(--file "$out/btrfs.img:/utf8guard/" --file "$out/ocfs2.img:/utf8guard/")
+	# btrfs and ocfs2 for the VM that runs their suites (not VM 2).
+	images=(--file "$out/btrfs.img:/utf8guard/" --file "$out/ocfs2.img:/utf8guard/")
 	if [ "$kind" = stock ]; then
 		"$vm/make-initramfs.sh" "$out/initrd-1.cpio.gz" \
-			--run "$here/guest-run-stock-kernel.sh" "${files[@]}" "${tree_args[@]}"
+			--run "$here/guest-run-stock-kernel.sh" "${files[@]}" "${images[@]}" \
+			"${tree_args[@]}"
 		"$vm/make-initramfs.sh" "$out/initrd-race.cpio.gz" \
-			--run "$here/guest-run-race.sh" "${files[@]}" "${tree_args[@]}"
+			--run "$here/guest-run-race.sh" "${files[@]}" "${images[@]}" "${tree_args[@]}"
 	else
 		"$vm/make-initramfs.sh" "$out/initrd-1.cpio.gz" \
-			--run "$here/guest-run-test-kernel.sh" "${files[@]}"
+			--run "$here/guest-run-test-kernel.sh" "${files[@]}" "${images[@]}" \
+			"${tree_args[@]}"
 		"$vm/make-initramfs.sh" "$out/initrd-2.cpio.gz" \
-			--run "$here/guest-run-test-kernel-2.sh" "${files[@]}"
+			--run "$here/guest-run-test-kernel-2.sh" "${files[@]}" "${tree_args[@]}"
 	fi
 }
 
@@ -217,8 +221,11 @@ matrix_build=ok
 # is console-N.log.  VM 1 of the test kernel and the stock kernel's VM
 # share a host directory over 9p.
 vm_args() {
+	# The debug kernel's VMs take up to about 2000 s alone; on a machine
+	# shared with other work they have taken half as long again.
 	rv_args=(--kernel "$image" --initrd "$out/initrd-$1.cpio.gz"
-		--log "$out/console-$1.log" --timeout 2400 --mem 1536)
+		--log "$out/console-$1.log" --mem 1536
+		--timeout "$([ "$kind" = test ] && echo 3600 || echo 2400)")
 	[ "$1" != 1 ] || rv_args+=(--virtfs "$out/9p-share")
 	[ "$kind" != stock ] || rv_args+=(--append "$STOCK_SOAK")
 	[ "$kind" = stock ] || [ -z "${NF_FUZZ_SEED:-}" ] || rv_args+=(--append "NF_FUZZ_SEED=$NF_FUZZ_SEED")

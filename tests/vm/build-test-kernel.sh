@@ -7,6 +7,7 @@
 # 2. configures tinyconfig + test-kernel.config, verifies every symbol
 #    (check-kernel-config.sh), builds vmlinux, bzImage, modules and
 #    modules_prepare out of tree (O=) into test-kernel-<key>.tmp.<pid>,
+#    and installs the kernel's modules into <tree>/modules-root,
 # 3. renames it to test-kernel-<key> only when complete.
 # Serialised by flock on $UTF8GUARD_CACHE/lock; a second run with the same
 # key is a no-op. Progress goes to stderr; the LAST stdout line is the tree
@@ -76,7 +77,14 @@ cp "$FRAGMENT" "$tmp/test-kernel.config"
 log "building with -j$(nproc) (log: $buildlog)"
 kmake -j"$(nproc)" all || fail "make all"
 kmake modules_prepare || fail "make modules_prepare"
-for f in arch/x86/boot/bzImage vmlinux Module.symvers scripts/mod/modpost; do
+# The kernel's own modules (btrfs, overlay, ocfs2 and what they need),
+# stripped, with depmod's tables, as the guest's /lib/modules: the VM
+# suites pass modules-root to make-initramfs.sh --tree, so that `modprobe
+# btrfs` works in the guest as on a Debian kernel.
+kmake modules_install INSTALL_MOD_PATH="$tmp/modules-root" INSTALL_MOD_STRIP=1 ||
+	fail "make modules_install"
+for f in arch/x86/boot/bzImage vmlinux Module.symvers scripts/mod/modpost \
+	modules-root/lib/modules; do
 	[[ -e "$tmp/$f" ]] || fail "$f missing after build"
 done
 

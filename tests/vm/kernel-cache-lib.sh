@@ -15,7 +15,7 @@ VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE_DIR=${UTF8GUARD_CACHE:-/var/cache/utf8guard}
 FRAGMENT=$VM_DIR/test-kernel.config
 SOURCE_TARBALL=/usr/src/linux-source-6.1.tar.xz
-KEY_EPOCH=1
+KEY_EPOCH=2
 
 linux_source_version() {
 	dpkg-query -W -f='${Version}' linux-source-6.1
