@@ -53,21 +53,21 @@ DKMS_SOURCE_TREE ?= /usr/src
 DEPMOD ?= depmod
 BUILD ?= build
 
-# The one version (kernel/utf8guard_version.h), for dkms-install.
+# The one version (core/utf8guard_version.h), for dkms-install.
 VERSION := $(shell sed -n 's/^\#define UTF8GUARD_VERSION "\(.*\)"$$/\1/p' \
-	kernel/utf8guard_version.h)
+	core/utf8guard_version.h)
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE $(CFLAGS)
+USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Icore $(CFLAGS)
 
 # The shared code, compiled verbatim into the module too.
-CORE_SOURCES := kernel/utf8guard_core.c kernel/utf8guard_vector.c \
-	kernel/utf8guard_policy.c kernel/utf8guard_chars.c kernel/utf8guard_nfc.c \
-	kernel/utf8guard_unicode.c
+CORE_SOURCES := core/utf8guard_core.c core/utf8guard_vector.c \
+	core/utf8guard_policy.c core/utf8guard_chars.c core/utf8guard_nfc.c \
+	core/utf8guard_unicode.c
 CLI_SOURCES := $(wildcard userspace/*.c)
 CLI_OBJECTS := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SOURCES) $(CORE_SOURCES))
-CLI_HEADERS := $(wildcard userspace/*.h kernel/utf8guard_*.h)
+CLI_HEADERS := $(wildcard userspace/*.h core/*.h)
 CLI := $(BUILD)/utf8guardctl
 
 all: cli module
@@ -206,11 +206,12 @@ install: module-install
 # `dkms install utf8guard/$(VERSION)` builds and installs them, and DKMS
 # rebuilds them for every new kernel.
 DKMS_DEST = $(DESTDIR)$(DKMS_SOURCE_TREE)/utf8guard-$(VERSION)
-DKMS_FILES = Makefile Kbuild $(sort $(wildcard kernel/*.[ch] kernel/fs/*.[ch] kernel/net/*.[ch]))
+DKMS_FILES = Makefile Kbuild $(sort $(wildcard core/*.[ch] kernel/*.[ch] \
+	kernel/fs/*.[ch] kernel/net/*.[ch]))
 
 dkms-install:
 	@if [ -z "$(VERSION)" ]; then \
-		echo "error: no UTF8GUARD_VERSION in kernel/utf8guard_version.h" >&2; exit 2; \
+		echo "error: no UTF8GUARD_VERSION in core/utf8guard_version.h" >&2; exit 2; \
 	fi
 	rm -rf $(DKMS_DEST)
 	@set -e; for f in $(DKMS_FILES); do \

@@ -58,10 +58,10 @@ flags=$(pkg-config --cflags --libs glib-2.0 icu-uc)
 # core_bytewise.c includes it.
 shared=()
 for f in $(make -s -C "$top" --no-print-directory core-sources); do
-	[ "$f" = kernel/utf8guard_core.c ] || shared+=("$top/$f")
+	[ "$f" = core/utf8guard_core.c ] || shared+=("$top/$f")
 done
 # shellcheck disable=SC2086
-${CC:-cc} -std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$top/kernel" -I"$src" \
+${CC:-cc} -std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$top/core" -I"$src" \
 	-o "$out/validate_bench" "$src"/corpus.c "$src"/core_bytewise.c \
 	"$src"/validate_bench.c "${shared[@]}" $flags
 "$out/validate_bench" write "$out/corpus"
@@ -124,7 +124,7 @@ if ((callgrind)); then
 fi
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-minlen=$(sed -n 's/^#define UTF8GUARD_VECTOR_MIN_LENGTH \([0-9]*\)$/\1/p' "$top/kernel/utf8guard_vector.h" | tail -n 1)
+minlen=$(sed -n 's/^#define UTF8GUARD_VECTOR_MIN_LENGTH \([0-9]*\)$/\1/p' "$top/core/utf8guard_vector.h" | tail -n 1)
 awk -v cpu="$cpu" -v samples="$samples" -v rounds="$rounds" -v minlen="$minlen" -f "$top/bench/stats.awk" -f "$top/bench/validate-table.awk" \
 	"$results" "$instructions" "$steps"
 

@@ -13,7 +13,7 @@
 #include "utf8guard.h"
 
 #define CREATE_TRACE_POINTS
-#include "utf8guard_trace.h"
+#include "judge_trace.h"
 
 /* Bytes of context logged on each side of the maximal subpart. */
 #define LOG_CONTEXT_BYTES 4

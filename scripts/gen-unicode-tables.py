@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR MIT
-"""Generate kernel/utf8guard_unicode_tables.h from the Unicode data files.
+"""Generate core/utf8guard_unicode_tables.h from the Unicode data files.
 
     scripts/gen-unicode-tables.py [--data DIR] [--output FILE]
     scripts/gen-unicode-tables.py --check [--data DIR] [--output FILE]
 
 DIR defaults to /usr/share/unicode (Debian's unicode-data package).  The
-first form writes FILE (default kernel/utf8guard_unicode_tables.h); --check
+first form writes FILE (default core/utf8guard_unicode_tables.h); --check
 regenerates it in memory and exits 1, with a diff, if FILE differs.
 
 Everything the normalize-reject classes need comes from the data files:
@@ -20,7 +20,7 @@ plus two short lists kept here, with their reasons: the bidi controls the
 issue names, and the characters that visibly stand in for '/', '\\' or '.'
 without a compatibility decomposition saying so.
 
-The tables (see kernel/utf8guard_unicode.c for how they are read):
+The tables (see core/utf8guard_unicode.c for how they are read):
 
   props       one byte per code point below PROPS_LIMIT: class flags and
               the NFC quick-check answer; two-stage (block index, blocks)
@@ -46,7 +46,7 @@ BLOCK_SHIFT = 6
 BLOCK = 1 << BLOCK_SHIFT
 IGNORABLE_PLANE14 = (0xE0000, 0xE0FFF)
 
-# Bit numbers of the props byte; kernel/utf8guard_unicode.h has the same.
+# Bit numbers of the props byte; core/utf8guard_unicode.h has the same.
 FLAG_CONTROL = 0x01
 FLAG_BIDI = 0x02
 FLAG_IGNORABLE = 0x04
@@ -371,7 +371,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", default="/usr/share/unicode")
     parser.add_argument("--output", default=os.path.join(
-        top, "kernel", "utf8guard_unicode_tables.h"))
+        top, "core", "utf8guard_unicode_tables.h"))
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--list-confusable-path", action="store_true",
                         help="print the confusable-path characters and why")

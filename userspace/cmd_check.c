@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernel/utf8guard_policy.h"
+#include "utf8guard_policy.h"
 #include "commands.h"
 #include "escape.h"
 #include "hex.h"

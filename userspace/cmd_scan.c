@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <dirent.h>
 
-#include "../kernel/utf8guard_policy.h"
+#include "utf8guard_policy.h"
 #include "commands.h"
 #include "escape.h"
 #include "json.h"

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "compiler.h"
-#include "../kernel/utf8guard_policy.h"
+#include "utf8guard_policy.h"
 #include "commands.h"
 #include "counters.h"
 #include "json.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../kernel/utf8guard_core.h"
+#include "utf8guard_core.h"
 #include "counters.h"
 #include "escape.h"
 #include "sysfs.h"

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "../kernel/utf8guard_core.h"
+#include "utf8guard_core.h"
 
 /* Bytes of the input that are in memory, for showing an error in context. */
 struct byte_window {

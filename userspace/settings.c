@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "compiler.h"
-#include "../kernel/utf8guard_policy.h"
-#include "../kernel/utf8guard_vector.h"
+#include "utf8guard_policy.h"
+#include "utf8guard_vector.h"
 #include "escape.h"
 #include "settings.h"
 #include "sysfs.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "compiler.h"
-#include "../kernel/utf8guard_version.h"
+#include "utf8guard_version.h"
 #include "commands.h"
 #include "escape.h"
 

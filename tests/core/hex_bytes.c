@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../userspace/hex.h"
+#include "hex.h"
 #include "hex_bytes.h"
 
 long parse_hex_bytes(const char *text, uint8_t *out, size_t max)

@@ -28,7 +28,7 @@ release=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$tree/include/generate
 out=${2:-$top/build/modules/$release}
 
 sources() {
-	(cd "$top" && find Kbuild kernel tests/consumer tests/fs/kmod tests/kunit tests/unicode \
+	(cd "$top" && find Kbuild core kernel tests/consumer tests/fs/kmod tests/kunit tests/unicode \
 		\( -name '*.[ch]' -o -name Kbuild -o -name .kunitconfig \) -print0)
 }
 mkdir -p "$(dirname "$out")"
@@ -62,7 +62,7 @@ if [ -n "$sparse" ]; then
 		exit 1
 	}
 	# Only our own files: sparse also reports on some kernel headers.
-	if grep -E "^$out/(kernel|tests)/.*: (warning|error):" "$slog" >&2; then
+	if grep -E "^$out/(core|kernel|tests)/.*: (warning|error):" "$slog" >&2; then
 		echo "build-modules: sparse reports against $tree" >&2
 		exit 1
 	fi

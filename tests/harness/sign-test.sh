@@ -69,7 +69,7 @@ verify() {
 # working tree's own build products.
 tree=$work/tree
 mkdir -p "$tree"
-(cd "$top" && find Makefile Kbuild kernel userspace packaging \
+(cd "$top" && find Makefile Kbuild core kernel userspace packaging \
 	\( -name '*.[ch]' -o -name Kbuild -o -name Makefile -o -name '*.8' \
 	-o -name '*.bash-completion' -o -path 'packaging/*' -type f \) -print0 |
 	cpio --quiet -0 -pdm "$tree")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # style-check.sh - the kernel's own checkers on the project's kernel code:
-#   checkpatch.pl --no-tree -f  on every tracked kernel, KUnit and CLI C file
+#   checkpatch.pl --no-tree -f  on every tracked core, kernel, KUnit and
+#                               CLI C file
 #   kernel-doc -none -Werror    on every file that defines exported symbols
 #   sparse (C=2)                on the modules, against Debian's headers
 #   get_abi.pl validate         on Documentation/ABI
@@ -29,7 +30,7 @@ if [ ! -x "$src/scripts/checkpatch.pl" ]; then
 	exit 1
 fi
 
-mapfile -t c_files < <(git ls-files 'kernel/*.[ch]' 'tests/kunit/*.[ch]' \
+mapfile -t c_files < <(git ls-files 'core/*.[ch]' 'kernel/*.[ch]' 'tests/kunit/*.[ch]' \
 	'tests/consumer/*.[ch]' 'tests/fs/kmod/*.[ch]' | grep -vx kernel/compat.h)
 out=$(perl "$src/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	-f "${c_files[@]}" 2>&1 | grep -E 'ERROR|WARNING|CHECK')
@@ -52,12 +53,12 @@ out=$(perl "$src/scripts/checkpatch.pl" --no-tree --terse --show-types \
 expect_eq "checkpatch on userspace/compiler.h" "" "$out"
 # ... and the only place: no version test anywhere else.
 out=$(git grep -nE 'LINUX_VERSION_CODE|KERNEL_VERSION\(|RHEL_RELEASE' -- \
-	'kernel/*.[ch]' 'tests/kunit/*.[ch]' 'tests/consumer/*.[ch]' \
-	':!kernel/compat.h')
+	'core/*.[ch]' 'kernel/*.[ch]' 'tests/kunit/*.[ch]' \
+	'tests/consumer/*.[ch]' ':!kernel/compat.h')
 expect_eq "kernel version tests only in kernel/compat.h" "" "$out"
 
 mapfile -t export_files < <(grep -lE 'EXPORT_SYMBOL|UTF8GUARD_EXPORT\(' \
-	$(git ls-files 'kernel/*.c'))
+	$(git ls-files 'core/*.c' 'kernel/*.c'))
 out=$(perl "$src/scripts/kernel-doc" -none -Werror "${export_files[@]}" 2>&1)
 expect_eq "kernel-doc on ${#export_files[@]} files with exports" "" "$out"
 

@@ -46,7 +46,7 @@ COMMANDS="load unload status set stats check scan apply"
 tree=$work/tree
 mkdir -p "$tree"
 (cd "$top" && git ls-files -co --exclude-standard -z -- Makefile Kbuild \
-	dkms.conf kernel userspace packaging | cpio --quiet -0 -pdm "$tree")
+	dkms.conf core kernel userspace packaging | cpio --quiet -0 -pdm "$tree")
 
 release=$("$top/tests/vm/stock-kernel.sh" --kernel 6.1 --version) || release=
 kdir=/usr/src/linux-headers-$release
@@ -55,7 +55,7 @@ if [ -z "$release" ] || [ ! -f "$kdir/include/generated/utsrelease.h" ]; then
 	finish_tests
 	exit 1
 fi
-version=$(sed -n 's/^#define UTF8GUARD_VERSION "\(.*\)"$/\1/p' "$tree/kernel/utf8guard_version.h")
+version=$(sed -n 's/^#define UTF8GUARD_VERSION "\(.*\)"$/\1/p' "$tree/core/utf8guard_version.h")
 
 # listing ROOT: "path mode" of every file and symlink under ROOT
 # (directories are implied), depmod's modules.* indexes left out.
@@ -175,7 +175,7 @@ expect_eq "mandoc -T lint utf8guardctl.8: exit status and output" "0:" "$?:$out"
 out=$(MANWIDTH=80 man --warnings -l "$man" 2>&1 >"$work/man.txt")
 expect_eq "man --warnings -l utf8guardctl.8: no warnings" "" "$out"
 expect_match "man -l renders the page" "utf8guardctl load" "$(cat "$work/man.txt")"
-expect_match "man page: .TH names version $version (kernel/utf8guard_version.h)" \
+expect_match "man page: .TH names version $version (core/utf8guard_version.h)" \
 	"^\.TH UTF8GUARDCTL 8 [0-9-]+ \"utf8guard ${version//./\\.}\" " "$(head -n 5 "$man")"
 
 # bash_complete WORD...: the completions bash offers for the command line
@@ -243,8 +243,8 @@ expect_eq "completion: 'utf8guardctl set validator '" \
 	"$(bash_complete utf8guardctl set validator '')"
 # The policy classes are the kernel's (class_names[]).
 classes=$(sed -n 's/^\t\[UTF8GUARD_CLASS_BIT_[A-Z_]*\] = "\([a-z-]*\)",$/\1/p' \
-	"$tree/kernel/utf8guard_policy.c" | sort)
-expect_match "the classes of kernel/utf8guard_policy.c" '^strict$' "$classes"
+	"$tree/core/utf8guard_policy.c" | sort)
+expect_match "the classes of core/utf8guard_policy.c" '^strict$' "$classes"
 expect_eq "completion: 'utf8guardctl set policy ': the kernel's classes and none" \
 	"$(words $classes none)" "$(bash_complete utf8guardctl set policy '')"
 expect_eq "man page: a paragraph for each of the kernel's classes" "$classes" \
@@ -298,7 +298,7 @@ done
 
 # --- dkms.conf and make dkms-install --------------------------------------
 conf=$tree/dkms.conf
-expect_eq "dkms.conf: PACKAGE_VERSION is kernel/utf8guard_version.h's" \
+expect_eq "dkms.conf: PACKAGE_VERSION is core/utf8guard_version.h's" \
 	"PACKAGE_VERSION=\"$version\"" "$(grep '^PACKAGE_VERSION=' "$conf")"
 kbuild_modules=$(sed -n 's/^obj-m += \([a-z0-9_]*\)\.o$/\1/p' "$tree/Kbuild" | sort)
 dkms_modules=$(sed -n 's/^BUILT_MODULE_NAME\[[0-9]*\]="\(.*\)"$/\1/p' "$conf" | sort)
@@ -316,7 +316,7 @@ expect_eq "make dkms-install: dkms.conf in /usr/src/utf8guard-$version" \
 	"PACKAGE_VERSION=\"$version\"" "$(grep '^PACKAGE_VERSION=' "$src/dkms.conf" 2>&1)"
 # Every object ./Kbuild links into the three modules has its source there.
 missing=
-for obj in $(sed -n 's/^[[:space:]]*\(kernel\/[a-z0-9_/]*\)\.o.*/\1/p' "$tree/Kbuild"); do
+for obj in $(sed -n 's/^[[:space:]]*\(\(core\|kernel\)\/[a-z0-9_/]*\)\.o.*/\1/p' "$tree/Kbuild"); do
 	[ -f "$src/$obj.c" ] || missing="$missing $obj.c"
 done
 expect_eq "make dkms-install: the source of every object in ./Kbuild" "" "$missing"

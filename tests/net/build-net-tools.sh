@@ -16,7 +16,7 @@ for f in $(make -s -C "$top" --no-print-directory core-sources); do
 	core+=("$top/$f")
 done
 cc=(gcc -static -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE
-	-I "$top/userspace" -I "$top/kernel")
+	-I "$top/userspace" -I "$top/core")
 mkdir -p "$out"
 "${cc[@]}" -o "$out/net_op" "$top/tests/net/net_op.c" \
 	"$top/tests/net/tcp_inject.c" "$top/userspace/hex.c" "${core[@]}"

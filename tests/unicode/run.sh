@@ -5,7 +5,7 @@
 # tables, in userspace, on the very files the module compiles.
 #
 #   generator       scripts/gen-unicode-tables.py --check: the committed
-#                   kernel/utf8guard_unicode_tables.h is byte for byte what
+#                   core/utf8guard_unicode_tables.h is byte for byte what
 #                   the generator makes of Debian's unicode-data
 #   classes         boundary code points of every class, text cases
 #   names           the filename component rules
@@ -25,7 +25,7 @@ mkdir -p "$build"
 # The shared sources, as the Makefile lists them for the CLI.
 read -ra sources <<<"$(make -s -C "$top" --no-print-directory core-sources)"
 sources=("${sources[@]/#/$top/}")
-cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$top/kernel" \
+cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$top/core" \
 	-I"$top/tests/unicode" -I"$top/tests/core" -o "$build/unicode_test" \
 	"$top/tests/unicode/unicode_test.c" "${sources[@]}" || exit 2
 bzcat "$data/NormalizationTest.txt.bz2" >"$build/NormalizationTest.txt" ||

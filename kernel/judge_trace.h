@@ -14,8 +14,8 @@
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM utf8guard
 
-#if !defined(_UTF8GUARD_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
-#define _UTF8GUARD_TRACE_H
+#if !defined(_UTF8GUARD_JUDGE_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _UTF8GUARD_JUDGE_TRACE_H
 
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -75,9 +75,9 @@ TRACE_EVENT(utf8guard_violation,
 		  __entry->shadow_length, __entry->path_trick)
 );
 
-#endif /* _UTF8GUARD_TRACE_H */
+#endif /* _UTF8GUARD_JUDGE_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH
 #define TRACE_INCLUDE_PATH .
-#define TRACE_INCLUDE_FILE utf8guard_trace
+#define TRACE_INCLUDE_FILE judge_trace
 #include <trace/define_trace.h>
