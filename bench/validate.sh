@@ -58,7 +58,7 @@ flags=$(pkg-config --cflags --libs glib-2.0 icu-uc)
 # core_bytewise.c includes it.
 shared=()
 for f in $(make -s -C "$top" --no-print-directory core-sources); do
-	[ "$f" = core/utf8guard_core.c ] || shared+=("$top/$f")
+	[ "$f" = core/utf8guard_scalar.c ] || shared+=("$top/$f")
 done
 # shellcheck disable=SC2086
 ${CC:-cc} -std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$top/core" -I"$src" \

@@ -6,7 +6,7 @@
  * and one test at a time, with no block and no ASCII skipping.  There is
  * no second UTF-8 table in the benchmark.
  */
-#include "utf8guard_core.c"
+#include "utf8guard_scalar.c"
 #include "core_bytewise.h"
 
 bool core_bytewise_valid(const u8 *buf, size_t len)
