@@ -62,7 +62,8 @@ CFLAGS ?= -O2 -g
 USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Icore $(CFLAGS)
 
 # The shared code, compiled verbatim into the module too.
-CORE_SOURCES := core/utf8guard_scalar.c core/utf8guard_vector.c \
+CORE_SOURCES := core/utf8guard_scalar.c core/utf8guard_errors.c \
+	core/utf8guard_stream.c core/utf8guard_decode.c core/utf8guard_vector.c \
 	core/utf8guard_policy.c core/utf8guard_chars.c core/utf8guard_nfc.c \
 	core/utf8guard_unicode.c
 CLI_SOURCES := $(wildcard userspace/*.c)

@@ -54,11 +54,10 @@ node -e 'process.exit(typeof require("buffer").isUtf8 === "function" ? 0 : 1)' |
 
 mkdir -p "$out/corpus"
 flags=$(pkg-config --cflags --libs glib-2.0 icu-uc)
-# The shared sources as the Makefile lists them, but the core itself:
-# core_bytewise.c includes it.
+# The shared sources as the Makefile lists them.
 shared=()
 for f in $(make -s -C "$top" --no-print-directory core-sources); do
-	[ "$f" = core/utf8guard_scalar.c ] || shared+=("$top/$f")
+	shared+=("$top/$f")
 done
 # shellcheck disable=SC2086
 ${CC:-cc} -std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$top/core" -I"$src" \

@@ -3,8 +3,10 @@
  * utf8guard validator core: strict RFC 3629 UTF-8 validation with
  * precise error reports.
  *
- * This file and utf8guard_core.c are compiled verbatim into the kernel
- * module and into the userspace CLI, so that what the CLI predicts is
+ * This file and the core's sources (utf8guard_scalar.c: the fast path;
+ * utf8guard_errors.c: error reports; utf8guard_stream.c: streams;
+ * utf8guard_decode.c: the decoder and the reasons' words) are compiled
+ * verbatim into the kernel module and into the userspace CLI, so that what the CLI predicts is
  * exactly what the kernel enforces.  Freestanding C: no libc, no kernel
  * header beyond utf8guard_types.h.
  *
@@ -146,5 +148,17 @@ unsigned int utf8guard_decode(const u8 *buf, size_t len, u32 *codepoint);
 
 const char *utf8guard_reason_name(unsigned int reason);
 int utf8guard_reason_from_name(const char *word, size_t len);
+
+/*
+ * Start of the last character of @buf[0..@end) (@end > 0), when that much
+ * is well-formed but for a sequence the end may cut: its lead byte, at
+ * most three back.  The scalar and vector paths resume from there.
+ */
+static inline size_t utf8guard_last_char_start(const u8 *buf, size_t end)
+{
+	while ((buf[end - 1] & 0xC0) == 0x80)
+		end--;
+	return end - 1;
+}
 
 #endif /* UTF8GUARD_CORE_H */

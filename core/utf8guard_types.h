@@ -2,12 +2,13 @@
 /*
  * Type shim for the shared validator core.
  *
- * The core (utf8guard_core.c, utf8guard_policy.c) is compiled verbatim
- * into the kernel module and into the userspace CLI.  This header is the
- * only place where the two worlds differ: it provides u8/u16/u32/u64, bool,
- * size_t, UTF8GUARD_EXPORT() (EXPORT_SYMBOL_GPL in the kernel, nothing
- * in userspace) and UTF8GUARD_EXPORT_FOR_KUNIT() (EXPORT_SYMBOL_IF_KUNIT),
- * and nothing else.  The core uses no libc and no other kernel header.
+ * The core (core/: the validator, the policy words and judging) is
+ * compiled verbatim into the kernel module and into the userspace CLI.
+ * This header is the only place where the two worlds differ (but for the
+ * vector paths' utf8guard_cpu.h and utf8guard_vector_env.h): it provides
+ * u8/u16/u32/u64, bool, size_t, UTF8GUARD_EXPORT() (EXPORT_SYMBOL_GPL
+ * in the kernel, nothing in userspace) and UTF8GUARD_EXPORT_FOR_KUNIT()
+ * (EXPORT_SYMBOL_IF_KUNIT), and nothing else.  The core uses no libc and no other kernel header.
  */
 #ifndef UTF8GUARD_TYPES_H
 #define UTF8GUARD_TYPES_H

@@ -182,18 +182,6 @@ static const char *const isa_names[UTF8GUARD_VECTOR_ISA_COUNT] = {
 	[UTF8GUARD_VECTOR_AVX512] = "avx512",
 };
 
-/* The scalar path's build: -1 until asked, then 1 for BMI2, 0 without. */
-static int scalar_bmi2 = -1;
-
-static bool scalar_bmi2_available(void)
-{
-#ifdef UTF8GUARD_HAVE_VECTOR
-	return vector_env_has_bmi2();
-#else
-	return false;
-#endif
-}
-
 /* The choice: -1 until made, then an enum utf8guard_vector_isa. */
 static int chosen_isa = -1;
 static size_t chosen_min_length = UTF8GUARD_VECTOR_MIN_LENGTH;
@@ -224,11 +212,11 @@ bool utf8guard_vector_available(unsigned int isa)
 		return true;
 #ifdef UTF8GUARD_HAVE_VECTOR
 	case UTF8GUARD_VECTOR_SSE41:
-		return vector_env_has_sse41();
+		return utf8guard_cpu_has_sse41();
 	case UTF8GUARD_VECTOR_AVX2:
-		return vector_env_has_avx2();
+		return utf8guard_cpu_has_avx2();
 	case UTF8GUARD_VECTOR_AVX512:
-		return vector_env_has_avx512();
+		return utf8guard_cpu_has_avx512();
 #endif
 	default:
 		return false;
@@ -362,43 +350,3 @@ size_t utf8guard_vector_prefix(const u8 *buf, size_t len)
 	return done;
 }
 UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_prefix);
-
-/**
- * utf8guard_scalar_bmi2() - does the scalar path take its BMI2 build
- *
- * Return: true if the scalar path (utf8guard_core.c), compiled twice,
- * plain x86-64 and with BMI2, takes its BMI2 build: where the CPU has
- * BMI2, unless utf8guard_scalar_use_bmi2() said otherwise.  Both builds
- * give the same results.
- */
-bool utf8guard_scalar_bmi2(void)
-{
-	int state = __atomic_load_n(&scalar_bmi2, __ATOMIC_RELAXED);
-
-	if (state < 0) {
-		/* Every caller that gets here computes the same answer. */
-		state = scalar_bmi2_available();
-		__atomic_store_n(&scalar_bmi2, state, __ATOMIC_RELAXED);
-	}
-	return state;
-}
-UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_scalar_bmi2);
-
-/**
- * utf8guard_scalar_use_bmi2() - choose the scalar path's build
- * @on: true for the BMI2 build, false for plain x86-64
- *
- * For tests and benchmarks, which run both builds.  Not for use while the
- * core is running elsewhere.
- *
- * Return: false, changing nothing, if @on and the CPU has no BMI2.
- */
-bool utf8guard_scalar_use_bmi2(bool on)
-{
-	if (on && !scalar_bmi2_available())
-		return false;
-	__atomic_store_n(&scalar_bmi2, (int)on, __ATOMIC_RELAXED);
-	return true;
-}
-UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_scalar_use_bmi2);
-

@@ -2,20 +2,19 @@
 /*
  * utf8guard vector validators (internal to the core).
  *
- * utf8guard_vector_prefix() is what the core's fast path calls; the
- * per-instruction-set validators below only say where a block holds an
- * error, the scalar core reports it.
+ * utf8guard_vector_prefix() (utf8guard_scalar.h) is what the core's fast
+ * path calls; the per-instruction-set validators below only say where a
+ * block holds an error, the scalar core reports it.
  */
 #ifndef UTF8GUARD_VECTOR_H
 #define UTF8GUARD_VECTOR_H
 
-#include "utf8guard_types.h"
+#include "utf8guard_core.h"
+#include "utf8guard_cpu.h"
+#include "utf8guard_scalar.h"
 
-/*
- * x86-64 with GCC or Clang (the x86 builtins and vector extensions); not
- * under sparse, which knows neither: it checks the rest.
- */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__CHECKER__)
+/* The x86-64 builds (utf8guard_cpu.h) have the vector validators. */
+#ifdef UTF8GUARD_X86_CPU
 #define UTF8GUARD_HAVE_VECTOR 1
 #endif
 
@@ -36,18 +35,6 @@
 #else
 #define UTF8GUARD_VECTOR_MIN_LENGTH 128
 #endif
-
-/*
- * Start of the last character of @buf[0..@end) (@end > 0), when that much
- * is well-formed but for a sequence the end may cut: its lead byte, at
- * most three back.  Both paths resume from there.
- */
-static inline size_t utf8guard_last_char_start(const u8 *buf, size_t end)
-{
-	while ((buf[end - 1] & 0xC0) == 0x80)
-		end--;
-	return end - 1;
-}
 
 /*
  * The character boundary at or before @i in @buf, where @buf[@start..@i)
@@ -78,9 +65,6 @@ unsigned int utf8guard_vector_best(void);
 bool utf8guard_vector_select(unsigned int isa, size_t min_length);
 bool utf8guard_vector_use(unsigned int isa);
 unsigned int utf8guard_vector_selected(void);
-size_t utf8guard_vector_prefix(const u8 *buf, size_t len);
-bool utf8guard_scalar_bmi2(void);
-bool utf8guard_scalar_use_bmi2(bool on);
 
 size_t utf8guard_sse41_prefix(const u8 *buf, size_t start, size_t len,
 			      bool final, bool *clean);

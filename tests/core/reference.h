@@ -2,7 +2,7 @@
 /*
  * Reference validator for the core tests, written straight from the
  * RFC 3629 ABNF and the RFC 2279 lenient form, with a different algorithm
- * from core/utf8guard_scalar.c: the ABNF alternatives are a table of byte
+ * from core/utf8guard_errors.c: the ABNF alternatives are a table of byte
  * ranges matched one by one, the maximal subpart is the longest partial
  * match over all alternatives, and the lenient reading counts leading one
  * bits.  It does not include or call the core.
