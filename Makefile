@@ -62,10 +62,10 @@ CFLAGS ?= -O2 -g
 USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Icore $(CFLAGS)
 
 # The shared code, compiled verbatim into the module too.
-CORE_SOURCES := core/utf8guard_scalar.c core/utf8guard_errors.c \
-	core/utf8guard_stream.c core/utf8guard_decode.c core/utf8guard_vector.c \
-	core/utf8guard_policy.c core/utf8guard_chars.c core/utf8guard_nfc.c \
-	core/utf8guard_unicode.c
+CORE_SOURCES := $(addprefix core/, utf8guard_scalar.c utf8guard_errors.c \
+	utf8guard_stream.c utf8guard_decode.c utf8guard_vector.c \
+	utf8guard_words.c utf8guard_policy.c utf8guard_chars.c utf8guard_nfc.c \
+	utf8guard_unicode.c)
 CLI_SOURCES := $(wildcard userspace/*.c)
 CLI_OBJECTS := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SOURCES) $(CORE_SOURCES))
 CLI_HEADERS := $(wildcard userspace/*.h core/*.h)

@@ -2,7 +2,7 @@
 /*
  * The keys of `utf8guardctl set` and of the config file of `apply`: which
  * sysfs file each one is, how its value is checked before it is written
- * (with the kernel's own parsers, core/utf8guard_policy.c), and how a
+ * (with the kernel's own parsers, core/utf8guard_words.c), and how a
  * refused write is explained.
  */
 #ifndef UTF8GUARDCTL_SETTINGS_H

@@ -243,8 +243,8 @@ expect_eq "completion: 'utf8guardctl set validator '" \
 	"$(bash_complete utf8guardctl set validator '')"
 # The policy classes are the kernel's (class_names[]).
 classes=$(sed -n 's/^\t\[UTF8GUARD_CLASS_BIT_[A-Z_]*\] = "\([a-z-]*\)",$/\1/p' \
-	"$tree/core/utf8guard_policy.c" | sort)
-expect_match "the classes of core/utf8guard_policy.c" '^strict$' "$classes"
+	"$tree/core/utf8guard_words.c" | sort)
+expect_match "the classes of core/utf8guard_words.c" '^strict$' "$classes"
 expect_eq "completion: 'utf8guardctl set policy ': the kernel's classes and none" \
 	"$(words $classes none)" "$(bash_complete utf8guardctl set policy '')"
 expect_eq "man page: a paragraph for each of the kernel's classes" "$classes" \
