@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * utf8guard policy words: the parsing and formatting of the mode, policy,
- * flag and validator words.
+ * utf8guard policy words: the tokenizer of word lists, and the parsing
+ * and formatting of the mode, policy, flag and validator words.
  *
  * Grammar (sysfs files and module parameters alike; surrounding blanks and
  * one trailing newline are ignored, words are separated by blanks or
@@ -52,15 +52,57 @@ const char *utf8guard_mode_name(unsigned int mode)
 }
 UTF8GUARD_EXPORT(utf8guard_mode_name);
 
-static bool is_blank(char c)
+/* Is @c between words, in a text utf8guard_next_word() reads with @flags. */
+static bool is_separator(char c, unsigned int flags)
 {
-	return c == ' ' || c == '\t' || c == '\n';
+	return c == ' ' || c == '\t' || c == ',' ||
+	       (c == '\n' && (flags & UTF8GUARD_WORDS_NEWLINE));
 }
 
-static bool is_separator(char c)
+/**
+ * utf8guard_next_word() - the next word of a word list
+ * @text: the text, not necessarily NUL-terminated
+ * @len: its length
+ * @flags: UTF8GUARD_WORDS_* bits: whether '\n' separates words, whether
+ *	one '\n' ending @text is not part of it
+ * @pos: in: where to look from (0 for the first word); out: just after
+ *	the word found
+ * @start: set to the offset of the word in @text
+ * @length: set to its length (at least 1)
+ *
+ * The one tokenizer of the word lists users write (the policy words of
+ * this file, the filesystem types and ports of the hooks): words are
+ * runs of bytes other than separators, and separators are ' ', '\t',
+ * ',' and, with %UTF8GUARD_WORDS_NEWLINE, '\n'.  Any other byte, NUL
+ * included, is part of a word; it is the caller's to refuse.  With
+ * %UTF8GUARD_WORDS_TRAILING_NEWLINE, one '\n' at the very end of @text
+ * (as echo writes) is not part of it; a '\n' elsewhere is then a word
+ * byte unless %UTF8GUARD_WORDS_NEWLINE is set too.
+ *
+ * Context: any context.
+ * Return: true if there was a word at or after *@pos (*@start, *@length
+ * and *@pos set); false at the end (nothing set).
+ */
+bool utf8guard_next_word(const char *text, size_t len, unsigned int flags,
+			 size_t *pos, size_t *start, size_t *length)
 {
-	return is_blank(c) || c == ',';
+	size_t k = *pos;
+
+	if ((flags & UTF8GUARD_WORDS_TRAILING_NEWLINE) && len &&
+	    text[len - 1] == '\n')
+		len--;
+	while (k < len && is_separator(text[k], flags))
+		k++;
+	if (k >= len)
+		return false;
+	*start = k;
+	while (k < len && !is_separator(text[k], flags))
+		k++;
+	*length = k - *start;
+	*pos = k;
+	return true;
 }
+UTF8GUARD_EXPORT(utf8guard_next_word);
 
 static bool word_is(const char *word, size_t len, const char *name)
 {
@@ -81,39 +123,25 @@ static bool refuse(struct utf8guard_parse_error *error, const char *message,
 	return false;
 }
 
+/* Next word of a policy text at or after *@pos; false at the end. */
+static bool next_word(const char *text, size_t len, size_t *pos,
+		      size_t *start, size_t *length)
+{
+	return utf8guard_next_word(text, len, UTF8GUARD_WORDS_NEWLINE, pos,
+				   start, length);
+}
+
 /* Refuse NUL bytes and texts with no word at all. */
 static bool check_text(const char *text, size_t len,
 		       struct utf8guard_parse_error *error)
 {
-	size_t k;
-	bool any = false;
+	size_t k, pos = 0, start, length;
 
-	for (k = 0; k < len; k++) {
+	for (k = 0; k < len; k++)
 		if (text[k] == '\0')
 			return refuse(error, "contains a NUL byte", k, 1);
-		if (!is_separator(text[k]))
-			any = true;
-	}
-	if (!any)
+	if (!next_word(text, len, &pos, &start, &length))
 		return refuse(error, "is empty", 0, 0);
-	return true;
-}
-
-/* Next word at or after *@pos; returns false at the end. */
-static bool next_word(const char *text, size_t len, size_t *pos,
-		      size_t *start, size_t *length)
-{
-	size_t k = *pos;
-
-	while (k < len && is_separator(text[k]))
-		k++;
-	if (k == len)
-		return false;
-	*start = k;
-	while (k < len && !is_separator(text[k]))
-		k++;
-	*length = k - *start;
-	*pos = k;
 	return true;
 }
 

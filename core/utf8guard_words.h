@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * utf8guard policy words: the mode, the check classes and their words,
- * and how texts of them are parsed and formatted.
+ * how texts of them are parsed and formatted, and the one tokenizer of
+ * the word lists users write (utf8guard_next_word()).
  *
  * Pure functions, compiled verbatim into the module and the CLI (like the
  * core), so that `utf8guardctl` parses exactly as the kernel.
@@ -53,6 +54,18 @@ enum utf8guard_class_bit {
 
 /* Longest text utf8guard_format_policy() or _mode() writes, with NUL. */
 #define UTF8GUARD_POLICY_TEXT_MAX	128
+
+/*
+ * utf8guard_next_word() flags.  Words are always separated by ' ', '\t'
+ * and ','.
+ */
+/* '\n' separates words too (else it is part of a word). */
+#define UTF8GUARD_WORDS_NEWLINE			(1U << 0)
+/* One '\n' at the very end of the text is not part of it. */
+#define UTF8GUARD_WORDS_TRAILING_NEWLINE	(1U << 1)
+
+bool utf8guard_next_word(const char *text, size_t len, unsigned int flags,
+			 size_t *pos, size_t *start, size_t *length);
 
 /**
  * struct utf8guard_parse_error - why a mode or policy text was refused

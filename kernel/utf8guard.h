@@ -2,16 +2,20 @@
 /*
  * utf8guard: the API utf8guard.ko exports to other kernel code.
  *
- * Pure validation, from the shared core (utf8guard_core.h), no policy:
+ * Pure validation, from the shared core (core/utf8guard_core.h), no
+ * policy:
  *	utf8guard_first_error()		validate a buffer, first error report
  *	utf8guard_next_error()		step through errors, or a chunk
  *	utf8guard_scan()		every error of a buffer
  *	utf8guard_stream_init/feed/end() state carried across chunks (skb
  *					fragments, TCP segments)
  *
- * Policy and classes, from the shared policy code (utf8guard_policy.h):
+ * Policy and classes, from the shared core (core/utf8guard_policy.h
+ * and core/utf8guard_words.h):
  *	utf8guard_classes_refuse(), utf8guard_first_violation(), and the
  *	word and parse helpers
+ *	utf8guard_next_word()		the tokenizer of word lists a setting
+ *					takes (filesystem types, ports)
  *
  * Under the current policy, counted in /sys/kernel/utf8guard/stats and
  * logged (this header):
