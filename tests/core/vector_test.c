@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../unicode/test_utf8_encode.h"
+#include "test_utf8_encode.h"
 #include "array_size.h"
 #include "report_compare.h"
 #include "utf8guard_core.h"
