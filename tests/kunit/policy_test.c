@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite utf8guard_policy: mode and policy words, parsing,
- * formatting, and which errors each class refuses.
+ * formatting, the word tokenizer, and which errors each class refuses.
  */
 #include <kunit/test.h>
 
@@ -150,12 +150,73 @@ static void policy_classes(struct kunit *test)
 							   sizeof(trick), &r));
 }
 
+/* The words utf8guard_next_word() finds, as "word|word|", or "" for none. */
+static void words_of(const char *text, unsigned int flags, char *out,
+		     size_t size)
+{
+	size_t pos = 0, start, length, at = 0;
+
+	out[0] = '\0';
+	while (utf8guard_next_word(text, strlen(text), flags, &pos, &start,
+				   &length))
+		at += scnprintf(out + at, size - at, "%.*s|", (int)length,
+				text + start);
+}
+
+struct next_word_case {
+	const char *text;
+	unsigned int flags;
+	const char *words;
+};
+
+#define NL UTF8GUARD_WORDS_NEWLINE
+#define TRAIL UTF8GUARD_WORDS_TRAILING_NEWLINE
+
+static const struct next_word_case next_word_cases[] = {
+	{ "", 0, "" },
+	{ " ,\t", 0, "" },
+	{ "a", 0, "a|" },
+	{ " ext4, btrfs\txfs ", 0, "ext4|btrfs|xfs|" },
+	{ "a,,b", 0, "a|b|" },
+	/* The hooks' lists: one trailing newline dropped, others kept. */
+	{ "ext4\n", TRAIL, "ext4|" },
+	{ "ext4\nbtrfs", TRAIL, "ext4\nbtrfs|" },
+	{ "ext4\n\n", TRAIL, "ext4\n|" },
+	{ "\n", TRAIL, "" },
+	{ "ext4\n", 0, "ext4\n|" },
+	/* The policy words: a newline is a blank. */
+	{ "strict\npath-tricks\n", NL, "strict|path-tricks|" },
+	{ "\n\n", NL, "" },
+	{ "a\n\n", NL | TRAIL, "a|" },
+};
+
+static void policy_next_word(struct kunit *test)
+{
+	char words[64];
+	size_t k, pos, start = 7, length = 7;
+
+	for (k = 0; k < ARRAY_SIZE(next_word_cases); k++) {
+		const struct next_word_case *c = &next_word_cases[k];
+
+		words_of(c->text, c->flags, words, sizeof(words));
+		KUNIT_EXPECT_STREQ_MSG(test, words, c->words, "case %zu", k);
+	}
+	/* At the end, nothing is set. */
+	pos = 3;
+	KUNIT_EXPECT_FALSE(test, utf8guard_next_word("a b", 3, 0, &pos,
+						     &start, &length));
+	KUNIT_EXPECT_EQ(test, pos, 3);
+	KUNIT_EXPECT_EQ(test, start, 7);
+	KUNIT_EXPECT_EQ(test, length, 7);
+}
+
 static struct kunit_case policy_test_cases[] = {
 	KUNIT_CASE(policy_parse),
 	KUNIT_CASE(policy_parse_mode),
 	KUNIT_CASE(policy_parse_flag),
 	KUNIT_CASE(policy_format),
 	KUNIT_CASE(policy_classes),
+	KUNIT_CASE(policy_next_word),
 	{}
 };
 
