@@ -77,11 +77,6 @@ bool fs_watches(const struct super_block *sb)
 	return watched;
 }
 
-static bool is_separator(char c)
-{
-	return c == ' ' || c == ',' || c == '\t';
-}
-
 static bool is_name_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
@@ -95,32 +90,24 @@ static bool is_name_char(char c)
 static const char *parse_fstypes(const char *text, size_t len,
 				 struct fstype_list *list)
 {
-	size_t pos = 0, start, k;
+	size_t pos = 0, start, length, k;
 	bool star = false;
 
-	if (len && text[len - 1] == '\n')
-		len--;
 	list->count = 0;
-	while (pos < len) {
-		if (is_separator(text[pos])) {
-			pos++;
-			continue;
-		}
-		start = pos;
-		while (pos < len && !is_separator(text[pos]))
-			pos++;
-		if (pos - start == 1 && text[start] == '*') {
+	while (utf8guard_next_word(text, len, UTF8GUARD_WORDS_TRAILING_NEWLINE,
+				   &pos, &start, &length)) {
+		if (length == 1 && text[start] == '*') {
 			star = true;
 			continue;
 		}
-		if (pos - start > FS_FSTYPE_NAME_MAX)
+		if (length > FS_FSTYPE_NAME_MAX)
 			return "filesystem type name longer than 31 bytes";
-		for (k = start; k < pos; k++)
+		for (k = start; k < start + length; k++)
 			if (!is_name_char(text[k]))
 				return "filesystem type names are made of a-z 0-9 . _ -";
 		if (list->count == FS_FSTYPES_MAX)
 			return "more than 16 filesystem types";
-		memcpy(list->names[list->count], text + start, pos - start);
+		memcpy(list->names[list->count], text + start, length);
 		list->count++;
 	}
 	if (star && list->count)

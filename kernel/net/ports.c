@@ -26,11 +26,6 @@ struct net_ports {
 	DECLARE_BITMAP(udp, PORT_COUNT);
 };
 
-static bool is_separator(char c)
-{
-	return c == ' ' || c == ',' || c == '\t';
-}
-
 /* Parse a port: 1 to 65535, decimal, no sign, no leading zero. */
 static const char *parse_port(const char *text, size_t len, u32 *port)
 {
@@ -100,24 +95,16 @@ struct net_ports *net_ports_parse(const char *text, size_t len,
 				  const char **error)
 {
 	struct net_ports *ports;
-	size_t pos = 0, start, words = 0;
+	size_t pos = 0, start, length, words = 0;
 
 	ports = kzalloc(sizeof(*ports), GFP_KERNEL);
 	if (!ports)
 		return ERR_PTR(-ENOMEM);
-	if (len && text[len - 1] == '\n')
-		len--;
-	while (pos < len) {
-		if (is_separator(text[pos])) {
-			pos++;
-			continue;
-		}
-		start = pos;
-		while (pos < len && !is_separator(text[pos]))
-			pos++;
+	while (utf8guard_next_word(text, len, UTF8GUARD_WORDS_TRAILING_NEWLINE,
+				   &pos, &start, &length)) {
 		*error = ++words > NET_PORTS_WORDS_MAX ?
 			"more than 128 words" :
-			parse_word(text + start, pos - start, ports);
+			parse_word(text + start, length, ports);
 		if (*error) {
 			kfree(ports);
 			return NULL;
