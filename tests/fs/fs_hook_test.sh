@@ -1035,7 +1035,7 @@ for v in 0a 20 2c "$(hex '* tmpfs')" "$(hex 'tmpfs *')" "$(hex '*,ext4')" \
 	"$(hex '**')" "$(hex TMPFS)" "$(hex Ext4)" "$(hex 'tmp/fs')" \
 	"$(hex 'tmpfs;ext4')" "$(hex 'ext4 tm+fs')" c0ae "$(hex tmpfs)00" 00 \
 	"$(hex tmpfs)c0ae" "$(hex "$long32")" "$(hex "tmpfs $long32")" \
-	"$(hex "$names17")"; do
+	"$(hex "$names17")" "$(hex tmpfs)0a$(hex ext4)" "$(hex tmpfs)0a0a"; do
 	malformed fstypes "$v" "'$v'"
 done
 for v in 0a "$(hex 0)" "$(hex 2)" "$(hex yes)" "$(hex '1 1')" 00; do
