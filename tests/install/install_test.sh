@@ -282,18 +282,14 @@ expect_eq "example config: everything commented out" "" \
 	"$(grep -vE '^[[:space:]]*(#|$)' "$tree/packaging/utf8guard.conf")"
 expect_eq "modprobe.d example: everything commented out" "" \
 	"$(grep -vE '^[[:space:]]*(#|$)' "$tree/packaging/modprobe.d/utf8guard.conf")"
-# Its parameters are the modules' (module_param_named in kernel/).
+# Its parameters are the modules': modinfo of the modules `make install`
+# put in root-local (above) lists each.
 for param in $(sed -n 's/^#options \(utf8guard[a-z_]*\) \(.*\)/\1 \2/p' \
 	"$tree/packaging/modprobe.d/utf8guard.conf" |
 	awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); print $1 ":" kv[1] } }'); do
 	mod=${param%%:*} name=${param#*:}
-	case $mod in
-	utf8guard) src=$tree/kernel/main.c ;;
-	utf8guard_fs) src=$tree/kernel/fs/main.c ;;
-	utf8guard_nf) src=$tree/kernel/net/main.c ;;
-	esac
-	expect_match "modprobe.d example: $mod has parameter $name" \
-		"module_param_named\($name," "$(cat "$src")"
+	expect_match "modprobe.d example: $mod has parameter $name" "^$name:" \
+		"$(modinfo -F parm "$work/root-local/lib/modules/$release/extra/$mod.ko" 2>&1)"
 done
 
 # --- dkms.conf and make dkms-install --------------------------------------
