@@ -5,7 +5,7 @@
 #   make              build the CLI and the module (for the running kernel,
 #                     or KERNELDIR=/path/to/kernel/build)
 #   make check        install what the tests need, then run every test suite
-#                     (the stock kernels' soaks shortened: under 50 minutes)
+#                     (the stock kernels' soaks shortened: about an hour)
 #   make check-long   the same with every soak at full length on every
 #                     kernel: before resolving an issue that touches a hook
 #   make demo         boot Debian's stock kernel in qemu and show the module
