@@ -167,6 +167,8 @@ int fs_overlay_remove_entry(struct kretprobe_instance *ri,
 int fs_overlay_op_return(struct kretprobe_instance *ri, struct pt_regs *regs);
 bool fs_overlay_internal(const struct dentry *new_dentry, enum fs_op op);
 void fs_overlay_forget(void);
+void fs_overlay_init(void);
+u64 fs_overlay_missed(void);
 
 /* idle.c */
 int fs_idle_init(void);

@@ -41,6 +41,7 @@ static int __init utf8guard_fs_init(void)
 			       check_symlink_target_param);
 	if (ret)
 		goto counters_exit;
+	fs_overlay_init();
 	ret = fs_probes_init();
 	if (ret)
 		goto settings_exit;

@@ -250,7 +250,7 @@ unsigned int fs_probes_count(void)
 
 u64 fs_probes_missed(void)
 {
-	u64 sum = fs_module_probes_missed();
+	u64 sum = fs_module_probes_missed() + fs_overlay_missed();
 	unsigned int k;
 
 	for (k = 0; k < FS_PROBE_COUNT; k++)
