@@ -3,7 +3,6 @@
  * Judging checks under the current policy: count, log, trace, and turn the
  * mode into a verdict.  This is where a refused name becomes -EILSEQ.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/errno.h>
 #include <linux/printk.h>

@@ -6,7 +6,6 @@
  * interface, and exports the helpers (utf8guard.h) that the filesystem and
  * netfilter hook modules use.  It hooks nothing itself.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>

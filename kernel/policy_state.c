@@ -9,7 +9,6 @@
  * stable value).  No reader ever waits, and no grace period is needed
  * because nothing is freed.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/compiler.h>
 #include <linux/module.h>

@@ -7,7 +7,6 @@
  * there to measure (make bench-nf), and to keep vector code out of
  * softirqs on a machine where that costs more than it saves.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/mutex.h>
 #include <linux/pid.h>

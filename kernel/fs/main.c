@@ -7,7 +7,6 @@
  * module hooks the operations that create names (probes.c) and adds the
  * fs/ settings and counters to /sys/kernel/utf8guard.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>

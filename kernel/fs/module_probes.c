@@ -28,7 +28,6 @@
  * The probes hold no reference on the module, which can be unloaded as
  * usual.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kobject.h>
 #include <linux/kprobes.h>

@@ -46,7 +46,6 @@
  * dentry-address reuse): hence marks that live exactly as long as the
  * overlay function that made them.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ctype.h>
 #include <linux/dcache.h>

@@ -35,7 +35,6 @@
  * a task can tell nothing of the key, so it cannot make another name with
  * a mark's hash.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/bitmap.h>

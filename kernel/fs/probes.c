@@ -25,7 +25,6 @@
  *   fs/unhooked reports the result, and a periodic health check logs
  *   every change.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/dcache.h>
 #include <linux/fs.h>

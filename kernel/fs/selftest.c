@@ -14,7 +14,6 @@
  * Runs in a kworker (kernel credentials, no user's filesystem context),
  * under probes.c's health_mutex.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/dcache.h>
 #include <linux/err.h>

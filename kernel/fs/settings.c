@@ -11,7 +11,6 @@
  * error.  Whatever follows a setting registers with the kit's notifier
  * (idle.c); nothing here calls it.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fs.h>
 #include <linux/mutex.h>

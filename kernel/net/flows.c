@@ -41,7 +41,6 @@
  * at most FLOW_BATCH entries per hold of it, unlinking under it and
  * releasing after it.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/err.h>
 #include <linux/hash.h>

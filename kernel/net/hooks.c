@@ -11,7 +11,6 @@
  * as a text of its own, a TCP segment as the part of a stream its socket
  * will deliver (tcp.c).
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ip.h>
 #include <linux/ipv6.h>

@@ -7,7 +7,6 @@
  * policy; this module hooks netfilter (hooks.c) and adds the net/
  * settings and counters to /sys/kernel/utf8guard.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>

@@ -14,7 +14,6 @@
  * before the module was loaded, or in mode audit) is refused (tcp.c).
  * Both count in mptcp.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/skbuff.h>
 #include <net/checksum.h>

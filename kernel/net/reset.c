@@ -17,7 +17,6 @@
  * be queued (full, no memory) gets the RST to its sender only, and is
  * counted in nomem.  Each reset is counted in reset.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/llist.h>

@@ -9,7 +9,6 @@
  * utf8guard is locked, and change nothing on a parse error.  Every change
  * is logged with who made it.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/err.h>
 #include <linux/mutex.h>

@@ -56,7 +56,6 @@
  * rcv_nxt the other one is moving.  MPTCP is handled in mptcp.c.  A FIN
  * ends the text: a character left undecided at the FIN is truncated.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/netfilter.h>
 #include <linux/skbuff.h>

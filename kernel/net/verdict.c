@@ -5,7 +5,6 @@
  * through; both count it and log it (rate-limited) with addresses, ports,
  * reason and the bad span in hex.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/netfilter.h>
 #include <linux/skbuff.h>

@@ -15,7 +15,6 @@
  *
  * At load it also checks the exported core against the README's attack.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
 #include <linux/fs.h>

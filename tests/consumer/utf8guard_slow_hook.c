@@ -12,7 +12,6 @@
  * not keep it, and the lock would claim a hook that is about to be gone
  * (integration_test.sh).
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
 #include <linux/module.h>

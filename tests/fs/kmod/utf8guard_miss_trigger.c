@@ -21,7 +21,6 @@
  * nested call did not return 0.  It stays loaded otherwise, doing
  * nothing, until rmmod.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fs.h>
 #include <linux/kprobes.h>
