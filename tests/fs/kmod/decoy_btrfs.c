@@ -1,3 +1,3 @@
 // SPDX-License-Identifier: GPL-2.0
 /* utf8guard_fs_decoy.ko: kernel/fs/btrfs.c unchanged (see decoy_probes.c). */
-#include "../../../kernel/fs/btrfs.c"
+#include "fs/btrfs.c"

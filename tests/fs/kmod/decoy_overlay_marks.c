@@ -1,3 +1,3 @@
 // SPDX-License-Identifier: GPL-2.0
 /* utf8guard_fs_decoy.ko: kernel/fs/overlay_marks.c unchanged. */
-#include "../../../kernel/fs/overlay_marks.c"
+#include "fs/overlay_marks.c"

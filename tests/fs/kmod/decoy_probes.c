@@ -8,7 +8,7 @@
  * that mkdir is not in effect.
  */
 #define FS_PROBE_MKDIR_SYMBOL "utf8guard_fs_decoy_mkdir"
-#include "../../../kernel/fs/probes.c"
+#include "fs/probes.c"
 
 noinline int utf8guard_fs_decoy_mkdir(struct inode *dir, struct dentry *dentry,
 				      umode_t mode);

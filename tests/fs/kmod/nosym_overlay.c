@@ -1,3 +1,3 @@
 // SPDX-License-Identifier: GPL-2.0
 /* utf8guard_fs_nosym.ko: kernel/fs/overlay.c unchanged (see nosym_probes.c). */
-#include "../../../kernel/fs/overlay.c"
+#include "fs/overlay.c"

@@ -7,4 +7,4 @@
  * five, refuse to load and say which symbol is missing.
  */
 #define FS_PROBE_RENAME_SYMBOL "utf8guard_no_such_symbol"
-#include "../../../kernel/fs/probes.c"
+#include "fs/probes.c"
