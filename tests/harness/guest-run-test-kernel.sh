@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # /utf8guard/run.sh of VM 1 on the TEST kernel (KUnit, KASAN, lockdep,
 # kmemleak): the KUnit suites as modules, the filesystem hook suite with
-# the stress on tmpfs, its btrfs, ocfs2 and bcachefs suites,
+# the stress on tmpfs, its btrfs, overlayfs, ocfs2 and bcachefs suites,
 # then the integration suite (which ends by locking, pinning utf8guard.ko
 # until reboot), then the fs hook's checks under that lock.  VM 2 runs
 # guest-run-test-kernel-2.sh at the same time.
@@ -12,9 +12,9 @@ mods=/utf8guard/modules
 status=0
 
 # kunit.py needs a KTAP header for suites run from modules.
-ktap_header 5
+ktap_header 6
 insmod $mods/utf8guard.ko || exit 1
-for t in utf8guard_core_test utf8guard_policy_test utf8guard_sysfs_test utf8guard_chars_test utf8guard_vector_test; do
+for t in utf8guard_core_test utf8guard_policy_test utf8guard_sysfs_test utf8guard_chars_test utf8guard_vector_test utf8guard_fs_marks_test; do
 	insmod $mods/$t.ko || status=1
 done
 # Guest-side check too: every suite's results say ok.
@@ -24,7 +24,7 @@ for r in /sys/kernel/debug/kunit/utf8guard_*/results; do
 		status=1
 	fi
 done
-for t in utf8guard_core_test utf8guard_policy_test utf8guard_sysfs_test utf8guard_chars_test utf8guard_vector_test; do
+for t in utf8guard_core_test utf8guard_policy_test utf8guard_sysfs_test utf8guard_chars_test utf8guard_vector_test utf8guard_fs_marks_test; do
 	rmmod $t || status=1
 done
 rmmod utf8guard || status=1
@@ -40,12 +40,11 @@ FS_STRESS_ON=tmpfs FS_LOAD_PAUSE_US=1000 \
 	sh /utf8guard/tools/fs_hook_test.sh $mods /utf8guard/tools || status=1
 timed fs
 # The filesystems with name paths of their own, as on the stock kernels;
-# bcachefs through its stand-in (6.1 has no bcachefs.ko).  Not overlayfs
-# yet: its probes take marks_lock and allocate marks in the int3 handler,
-# which lockdep counts as NMI context (this kernel has no ftrace-based
-# kprobes), and reports (issue 26); it runs here again once the marks are
-# NMI-safe.
-for fs in btrfs ocfs2 bcachefs; do
+# bcachefs through its stand-in (6.1 has no bcachefs.ko).  This kernel's
+# kprobes are int3-based, so lockdep sees the probe handlers in NMI
+# context: it found the overlay marks' first version taking a spinlock
+# there (kernel/fs/overlay_marks.c).
+for fs in btrfs overlay ocfs2 bcachefs; do
 	sh /utf8guard/tools/fs_${fs}_test.sh $mods /utf8guard/tools || status=1
 	timed fs-$fs
 done

@@ -274,7 +274,7 @@ label=$kind${name:+-$name}
 [ "$kind" != test ] || label="$label-$vmn"
 summary="$label: $counts"
 if [ "$kind" = test ] && [ "$vmn" = 1 ]; then
-	if kunit=$("$vm/kunit-parse.sh" "$out/console-1.log" --suites 5 2>&1 | tail -n 1); then
+	if kunit=$("$vm/kunit-parse.sh" "$out/console-1.log" --suites 6 2>&1 | tail -n 1); then
 		summary="$summary, kunit: $kunit"
 	else
 		summary="$summary, kunit: FAILED ($kunit)"

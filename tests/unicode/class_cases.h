@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Boundary cases of the normalize-reject classes, shared by the userspace
- * suite (tests/unicode/unicode_test.c) and KUnit (tests/kunit/chars_test.c).
+ * suite (tests/unicode/unicode_test.c) and KUnit (core/tests/chars_test.c).
  *
  * Each row: a code point, the one class switched on, and whether that
  * class alone must refuse the character (with which reason).  The ranges

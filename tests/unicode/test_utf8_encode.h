@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * The tests' UTF-8 encoder, for the userspace suites and KUnit alike
- * (tests/unicode, tests/core/vector_test.c, tests/kunit).
+ * (tests/unicode, tests/core/vector_test.c, core/tests).
  */
 #ifndef UTF8GUARD_TEST_UTF8_ENCODE_H
 #define UTF8GUARD_TEST_UTF8_ENCODE_H
