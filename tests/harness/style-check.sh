@@ -30,7 +30,7 @@ if [ ! -x "$src/scripts/checkpatch.pl" ]; then
 	exit 1
 fi
 
-mapfile -t c_files < <(git ls-files 'core/*.[ch]' 'kernel/*.[ch]' 'tests/kunit/*.[ch]' \
+mapfile -t c_files < <(git ls-files 'core/*.[ch]' 'kernel/*.[ch]' \
 	'tests/consumer/*.[ch]' 'tests/fs/kmod/*.[ch]' | grep -vx kernel/compat.h)
 out=$(perl "$src/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	-f "${c_files[@]}" 2>&1 | grep -E 'ERROR|WARNING|CHECK')
@@ -53,7 +53,7 @@ out=$(perl "$src/scripts/checkpatch.pl" --no-tree --terse --show-types \
 expect_eq "checkpatch on userspace/compiler.h" "" "$out"
 # ... and the only place: no version test anywhere else.
 out=$(git grep -nE 'LINUX_VERSION_CODE|KERNEL_VERSION\(|RHEL_RELEASE' -- \
-	'core/*.[ch]' 'kernel/*.[ch]' 'tests/kunit/*.[ch]' \
+	'core/*.[ch]' 'kernel/*.[ch]' \
 	'tests/consumer/*.[ch]' ':!kernel/compat.h')
 expect_eq "kernel version tests only in kernel/compat.h" "" "$out"
 
@@ -71,6 +71,16 @@ for f in "${export_files[@]}"; do
 done
 expect_eq "every exported symbol documented" "" "$missing"
 
+# Each KUnit folder's .kunitconfig: the test kernel that runs the suites
+# has every option it names.
+tree=$("$top/tests/vm/test-kernel-path.sh")
+mapfile -t kunitconfigs < <(git ls-files '*.kunitconfig')
+expect_match "KUnit folders with a .kunitconfig" '^[1-9]' "${#kunitconfigs[@]}"
+for k in "${kunitconfigs[@]}"; do
+	expect_status "test kernel has $k's options" 0 \
+		"$top/tests/vm/check-kernel-config.sh" "$k" "$tree/.config"
+done
+
 stock=$("$top/tests/vm/stock-kernel.sh" --build)
 # In the modules' build that vm-stock boots (build-modules.sh builds once).
 if mods=$("$here/build-modules.sh" --sparse "$stock" 2>"$top/build/sparse.err" | tail -n 1) &&
@@ -81,6 +91,10 @@ if mods=$("$here/build-modules.sh" --sparse "$stock" 2>"$top/build/sparse.err" |
 else
 	fail "sparse (C=2) clean" "$(tail -n 20 "$top/build/sparse.err")"
 fi
+
+# No include circle in core/ and kernel/ (issue 27).
+expect_status "no include circle in core/ and kernel/" 0 \
+	"$here/include-graph.py" "$top"
 
 out=$(perl "$src/scripts/get_abi.pl" --dir Documentation/ABI validate 2>&1)
 expect_eq "get_abi.pl validate" "" "$out"
