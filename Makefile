@@ -46,6 +46,10 @@ BUILD ?= build
 
 CC ?= cc
 CFLAGS ?= -O2 -g
+# CPPFLAGS and LDFLAGS (empty by default) as the environment gives them:
+# a distribution's hardening flags (dpkg-buildflags) reach the CLI.
+CPPFLAGS ?=
+LDFLAGS ?=
 USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Icore $(CFLAGS)
 
 # The shared code, compiled verbatim into the module too.
@@ -68,11 +72,11 @@ KMOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
 KMOD_LIBS := $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null || echo -lkmod)
 
 $(CLI): $(CLI_OBJECTS)
-	$(CC) $(USER_CFLAGS) -o $@ $^ $(KMOD_LIBS)
+	$(CC) $(USER_CFLAGS) $(LDFLAGS) -o $@ $^ $(KMOD_LIBS)
 
 $(BUILD)/%.o: %.c $(CLI_HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) $(KMOD_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(USER_CFLAGS) $(KMOD_CFLAGS) -c -o $@ $<
 
 # The shared sources, for scripts that compile them outside this Makefile
 # (tests/unicode/run.sh, bench/validate.sh): one list.
