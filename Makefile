@@ -23,6 +23,10 @@
 #                     needed); or one part: cli-install, man-install,
 #                     completion-install, config-install, systemd-install
 #   make dkms-install copy the module source to /usr/src/utf8guard-VERSION
+#   make deb          the Debian packages utf8guard and utf8guard-dkms
+#                     (debian/): dpkg-buildpackage -us -uc -b on a copy of
+#                     the tree in build/deb/, where the .debs and .changes
+#                     land; the tree stays clean (packaging/deb.mk)
 #
 # Install locations (all under DESTDIR): PREFIX (/usr/local), SBINDIR,
 # MANDIR, BASHCOMPDIR, SYSTEMDUNITDIR, DOCDIR (packaging/install.mk);
@@ -107,6 +111,10 @@ module:
 # its files, and the DKMS source tree.
 include packaging/install.mk
 
+# The Debian packages, built from a copy of the tree (the DKMS source
+# tree has no packaging/deb.mk, and needs none).
+-include packaging/deb.mk
+
 check:
 	tests/run-all.sh
 
@@ -143,5 +151,5 @@ clean:
 
 .PHONY: all cli module module-install cli-install man-install \
 	completion-install config-install systemd-install userspace-install \
-	install dkms-install check check-long style demo fuzz fuzz-net clean core-freestanding bench \
+	install dkms-install deb check check-long style demo fuzz fuzz-net clean core-freestanding bench \
 	bench-fs bench-nf
