@@ -23,6 +23,10 @@
 #                     needed); or one part: cli-install, man-install,
 #                     completion-install, config-install, systemd-install
 #   make dkms-install copy the module source to /usr/src/utf8guard-VERSION
+#   make deb          the Debian packages utf8guard and utf8guard-dkms
+#                     (debian/): dpkg-buildpackage -us -uc -b on a copy of
+#                     the tree in build/deb/, where the .debs and .changes
+#                     land; the tree stays clean (packaging/deb.mk)
 #
 # Install locations (all under DESTDIR): PREFIX (/usr/local), SBINDIR,
 # MANDIR, BASHCOMPDIR, SYSTEMDUNITDIR, DOCDIR (packaging/install.mk);
@@ -46,6 +50,10 @@ BUILD ?= build
 
 CC ?= cc
 CFLAGS ?= -O2 -g
+# CPPFLAGS and LDFLAGS (empty by default) as the environment gives them:
+# a distribution's hardening flags (dpkg-buildflags) reach the CLI.
+CPPFLAGS ?=
+LDFLAGS ?=
 USER_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Icore $(CFLAGS)
 
 # The shared code, compiled verbatim into the module too.
@@ -68,11 +76,11 @@ KMOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
 KMOD_LIBS := $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null || echo -lkmod)
 
 $(CLI): $(CLI_OBJECTS)
-	$(CC) $(USER_CFLAGS) -o $@ $^ $(KMOD_LIBS)
+	$(CC) $(USER_CFLAGS) $(LDFLAGS) -o $@ $^ $(KMOD_LIBS)
 
 $(BUILD)/%.o: %.c $(CLI_HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) $(KMOD_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(USER_CFLAGS) $(KMOD_CFLAGS) -c -o $@ $<
 
 # The shared sources, for scripts that compile them outside this Makefile
 # (tests/unicode/run.sh, bench/validate.sh): one list.
@@ -102,6 +110,10 @@ module:
 # Installing: the modules (signed with SIGN_KEY/SIGN_CERT), the CLI and
 # its files, and the DKMS source tree.
 include packaging/install.mk
+
+# The Debian packages, built from a copy of the tree (the DKMS source
+# tree has no packaging/deb.mk, and needs none).
+-include packaging/deb.mk
 
 check:
 	tests/run-all.sh
@@ -139,5 +151,5 @@ clean:
 
 .PHONY: all cli module module-install cli-install man-install \
 	completion-install config-install systemd-install userspace-install \
-	install dkms-install check check-long style demo fuzz fuzz-net clean core-freestanding bench \
+	install dkms-install deb check check-long style demo fuzz fuzz-net clean core-freestanding bench \
 	bench-fs bench-nf

@@ -34,6 +34,8 @@ PACKAGES=(
 	# the install suite: dkms add/build, man page lint (mandoc, and groff
 	# through man-db), systemd-analyze verify
 	dkms mandoc man-db groff-base systemd
+	# the deb suite: make deb (dpkg-buildpackage, dh with dh_dkms), lintian
+	dpkg-dev debhelper dh-dkms lintian
 )
 
 # `make bench`: the baselines (GLib, ICU, Node's simdutf), callgrind, and

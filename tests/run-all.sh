@@ -67,6 +67,7 @@ SUITE_TABLE+=(
 	"cli|1|tests/cli/check_test.sh build/utf8guardctl|utf8guardctl check"
 	"cli-admin|1|tests/cli/admin_test.sh build/utf8guardctl|utf8guardctl set/status/stats/apply/scan on a fake sysfs and planted trees"
 	"install|1|tests/install/install_test.sh|make install file by file, man page, bash completion, dkms, systemd unit"
+	"deb|1|tests/install/deb_test.sh|make deb: utf8guard and utf8guard-dkms contents, conffiles, dependencies, versions, lintian"
 )
 # What a suite needs done first (suite: suites).  The test kernel's build
 # comes first so that no VM or style waits for it with a core held.
