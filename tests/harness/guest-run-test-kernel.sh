@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # /utf8guard/run.sh of VM 1 on the TEST kernel (KUnit, KASAN, lockdep,
 # kmemleak): the KUnit suites as modules, the filesystem hook suite with
-# the stress on tmpfs, its btrfs, overlayfs, ocfs2 and bcachefs suites,
+# the stress on tmpfs, its btrfs, ocfs2 and bcachefs suites,
 # then the integration suite (which ends by locking, pinning utf8guard.ko
 # until reboot), then the fs hook's checks under that lock.  VM 2 runs
 # guest-run-test-kernel-2.sh at the same time.
@@ -40,11 +40,12 @@ FS_STRESS_ON=tmpfs FS_LOAD_PAUSE_US=1000 \
 	sh /utf8guard/tools/fs_hook_test.sh $mods /utf8guard/tools || status=1
 timed fs
 # The filesystems with name paths of their own, as on the stock kernels;
-# bcachefs through its stand-in (6.1 has no bcachefs.ko).  This kernel's
-# kprobes are int3-based, so lockdep sees the probe handlers in NMI
-# context: it found the overlay marks' first version taking a spinlock
-# there (kernel/fs/overlay_marks.c).
-for fs in btrfs overlay ocfs2 bcachefs; do
+# bcachefs through its stand-in (6.1 has no bcachefs.ko).  Not overlayfs:
+# its marks are NMI-safe now (KUnit utf8guard_fs_marks above; a by-hand
+# debug run was clean under lockdep), but its lease-exhaustion sections
+# take over 30 minutes on this kernel under TCG, past this VM's hour;
+# they need a shortened form here first (issue 26).
+for fs in btrfs ocfs2 bcachefs; do
 	sh /utf8guard/tools/fs_${fs}_test.sh $mods /utf8guard/tools || status=1
 	timed fs-$fs
 done
