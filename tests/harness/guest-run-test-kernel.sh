@@ -11,10 +11,14 @@ set -u
 mods=/utf8guard/modules
 status=0
 
+# The KUnit suites (core/tests, kernel/tests, kernel/fs/tests), named once.
+kunit_suites="utf8guard_core_test utf8guard_policy_test utf8guard_sysfs_test
+	utf8guard_chars_test utf8guard_vector_test utf8guard_fs_marks_test"
 # kunit.py needs a KTAP header for suites run from modules.
-ktap_header 6
+set -- $kunit_suites
+ktap_header $#
 insmod $mods/utf8guard.ko || exit 1
-for t in utf8guard_core_test utf8guard_policy_test utf8guard_sysfs_test utf8guard_chars_test utf8guard_vector_test utf8guard_fs_marks_test; do
+for t in $kunit_suites; do
 	insmod $mods/$t.ko || status=1
 done
 # Guest-side check too: every suite's results say ok.
@@ -24,7 +28,7 @@ for r in /sys/kernel/debug/kunit/utf8guard_*/results; do
 		status=1
 	fi
 done
-for t in utf8guard_core_test utf8guard_policy_test utf8guard_sysfs_test utf8guard_chars_test utf8guard_vector_test utf8guard_fs_marks_test; do
+for t in $kunit_suites; do
 	rmmod $t || status=1
 done
 rmmod utf8guard || status=1
