@@ -43,6 +43,11 @@ module_param_named(flow_timeout, flow_timeout_param, uint, 0444);
 MODULE_PARM_DESC(flow_timeout,
 		 "Seconds an idle TCP flow keeps its state, 10 to 86400 (default 600)");
 
+static unsigned int resets_max_param = 4096;
+module_param_named(resets_max, resets_max_param, uint, 0444);
+MODULE_PARM_DESC(resets_max,
+		 "Most connection resets queued at once, 16 to 65536 (default 4096); past it a peer still gets its RST, counted in nomem");
+
 static int __init utf8guard_nf_init(void)
 {
 	char *ports;
@@ -58,6 +63,12 @@ static int __init utf8guard_nf_init(void)
 		       flow_timeout_param);
 		return -EINVAL;
 	}
+	if (resets_max_param < 16 || resets_max_param > 65536) {
+		pr_err("module parameter resets_max=%u: not in 16 to 65536\n",
+		       resets_max_param);
+		return -EINVAL;
+	}
+	net_reset_init(resets_max_param);
 	ret = utf8guard_kit_stats_init(&net_stats);
 	if (ret)
 		return ret;

@@ -238,6 +238,7 @@ int net_mptcp_strip(struct sk_buff *skb, const struct net_packet *pkt,
 bool net_reset_socket(struct sock *sk);
 void net_reset_segment(struct sk_buff *skb, const struct nf_hook_state *state,
 		       struct sock *sk);
+void net_reset_init(unsigned int max);
 void net_reset_exit(void);
 
 /* sysfs.c: the kit directory net/ (its settings and stats live above) */

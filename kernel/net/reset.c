@@ -13,9 +13,10 @@
  *    sender, built from the segment by nf_send_reset() or
  *    nf_send_reset6(), as REJECT --reject-with tcp-reset does.
  *
- * The queue holds at most RESET_PENDING_MAX sockets; a socket that cannot
- * be queued (full, no memory) gets the RST to its sender only, and is
- * counted in nomem.  Each reset is counted in reset.
+ * The queue holds at most resets_max sockets (module parameter, default
+ * 4096); a socket that cannot be queued (full, no memory) gets the RST to
+ * its sender only, and is counted in nomem.  Each reset is counted in
+ * reset.
  */
 
 #include <linux/atomic.h>
@@ -30,7 +31,6 @@
 
 #include "net_hook.h"
 
-#define RESET_PENDING_MAX 4096
 #define RESET_GFP (GFP_ATOMIC | __GFP_NOWARN | __GFP_NOMEMALLOC)
 
 struct pending_reset {
@@ -40,6 +40,7 @@ struct pending_reset {
 
 static LLIST_HEAD(pending);
 static atomic_t pending_count = ATOMIC_INIT(0);
+static unsigned int pending_max;
 
 static void abort_pending(struct work_struct *work)
 {
@@ -79,7 +80,7 @@ bool net_reset_socket(struct sock *sk)
 {
 	struct pending_reset *reset;
 
-	if (atomic_inc_return(&pending_count) > RESET_PENDING_MAX)
+	if (atomic_inc_return(&pending_count) > pending_max)
 		goto fail;
 	reset = kmalloc(sizeof(*reset), RESET_GFP);
 	if (!reset)
@@ -116,6 +117,12 @@ void net_reset_segment(struct sk_buff *skb, const struct nf_hook_state *state,
 		nf_send_reset6(state->net, state->sk, skb, state->hook);
 	if (!sk)
 		net_count(NET_RESET);
+}
+
+/* At load, before the hooks: the most sockets queued at once. */
+void net_reset_init(unsigned int max)
+{
+	pending_max = max;
 }
 
 /* At unload, after the hooks and the flows: the queued resets are done. */

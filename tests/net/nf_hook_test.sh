@@ -812,15 +812,25 @@ expect_eq "260 idle flows expired: every connection is reset" \
 	"ok-conns 0 stalled-conns 260 first-stalled 0 last-ok -1" "$out"
 expect_match "expired +260" '(^| )expired\+260( |$)' "$(delta)"
 flows_drain "flows 0 after expiry"
-# More flows expire at one collection than the reset queue takes (4096):
-# those it cannot queue keep their entry and are reset at the next one.
-# Dropping their entry instead would deliver "41" after "e0".  The flows
-# must go idle together: their e0 is sent in one burst (under a second)
-# a second after a collection, which a sentinel flow's expiry shows (the
-# collection timer may fire up to a quarter second late: the burst is not
-# to straddle the next one).
-expire_count=${NF_EXPIRE_COUNT:-5000}
-set_file $net/ports "tcp:8080-8081"
+# More flows expire at one collection than the reset queue takes
+# (resets_max, here its least, 16, so that 100 flows overflow it by far on
+# any machine; 5000 against the default 4096 needed all 5000 to go idle
+# within one collection, which a slow host missed): those it cannot
+# queue keep their entry and are reset at the next one.  Dropping their
+# entry instead would deliver "41" after "e0".  The flows must go idle
+# together: their e0 is sent in one burst a second after a collection,
+# which a sentinel flow's expiry shows (the collection timer may fire up
+# to a quarter second late: the burst is not to straddle the next one).
+expire_count=${NF_EXPIRE_COUNT:-100}
+expect_status "rmmod utf8guard_nf" 0 rmmod utf8guard_nf
+for bad in resets_max=15 resets_max=65537; do
+	expect_failure "insmod $bad refused" insmod "$mods/utf8guard_nf.ko" "$bad"
+done
+expect_status "insmod resets_max=16 flow_timeout=10" 0 \
+	insmod "$mods/utf8guard_nf.ko" ports=tcp:8080-8081 flow_timeout=10 \
+	resets_max=16
+expect_eq "resets_max=16 in its parameter" 16 \
+	"$(cat /sys/module/utf8guard_nf/parameters/resets_max)"
 rm -f /tmp/nf-ready /tmp/nf-go
 "$net_op" tcp-expire --timeout 3000 --pause-before-last 45000 \
 	--signal-file /tmp/nf-ready --wait-file /tmp/nf-go \
