@@ -33,12 +33,14 @@ for t in $kunit_suites; do
 done
 rmmod utf8guard || status=1
 
-# The full 16 x 10000 stress, here on tmpfs only (about 430 s at about
-# 200 mode flips per s): VM 2 (guest-run-test-kernel-2.sh) runs the nf hook
-# suite and the ext4 stress beside this one.  The load under which the
-# module is unloaded and loaded 50 times pauses 1 ms per iteration (see
-# fs_hook_test.sh): an unthrottled one starves the debug kernel's RCU
-# kthreads on 2 emulated CPUs.
+# The stress, here on tmpfs only (16 x FS_STRESS_ITER: 2500 in make check,
+# about 100 s; 10000 in check-long), then FS_CYCLES unload/load cycles (20;
+# 50): both from the kernel command line (vm-suite.sh).  VM 2
+# (guest-run-test-kernel-2.sh) runs the nf hook suite and the ext4 stress
+# beside this one.  The load under which the module is unloaded and
+# loaded pauses 1 ms per iteration (see fs_hook_test.sh): an unthrottled
+# one starves the debug kernel's RCU kthreads on 2 emulated CPUs.
+echo "utf8guard-soak: FS_STRESS_ITER=${FS_STRESS_ITER:-10000} FS_CYCLES=${FS_CYCLES:-50}"
 timed kunit
 FS_STRESS_ON=tmpfs FS_LOAD_PAUSE_US=1000 \
 	sh /utf8guard/tools/fs_hook_test.sh $mods /utf8guard/tools || status=1
