@@ -18,8 +18,13 @@
 # runs them all).
 #
 # CHECK_LONG=1 (`make check-long`) runs every soak at full length on every
-# kernel; without it, the stock kernels run them shortened (vm-suite.sh
-# says how long, and why that is enough), the debug kernel at full length.
+# kernel; without it, they run shortened (vm-suite.sh says how long,
+# Documentation/testing.rst why that is enough).
+#
+# CHECK_DEADLINE=S (default 5100 for make check, 0 = none for check-long):
+# S seconds after the start, the suites still running are stopped and fail
+# ("stopped at the deadline"), those not started fail too, and the table
+# is printed: CI stops the whole run at 5400 s and would print nothing.
 set -uo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,9 +43,12 @@ run_start=$(date +%s)
 CHECK_RUN_ID=${CHECK_RUN_ID:-$$-$run_start}
 export CHECK_RUN_ID CHECK_LONG=${CHECK_LONG:-}
 
-# The core's fuzz run: 30 s, or make fuzz's 600 s in check-long.
+# The core's fuzz run: 30 s, or make fuzz's 600 s in check-long; its
+# exhaustive pass over 4-byte strings: those that start with a lead byte
+# (C0-FF, a quarter: 130 s of CPU), every one in check-long (520 s).
 fuzz_seconds=30
-[ -z "$CHECK_LONG" ] || fuzz_seconds=600
+leads=C0-FF
+[ -z "$CHECK_LONG" ] || { fuzz_seconds=600; leads=; }
 
 # name|cores|command|what it covers; longest first (see above).
 SUITE_TABLE=(
@@ -59,7 +67,7 @@ for kernel in $kernels; do
 	SUITE_TABLE+=("vm-stock-$kernel|1|tests/harness/vm-suite.sh stock $kernel|Debian $kernel kernel: build, fs hook, nf hook, utf8guardctl, integration")
 done
 SUITE_TABLE+=(
-	"core|2|make -s -f tests/core/Makefile.inc core-check CORE_FUZZ_SHORT=$fuzz_seconds|core: tables, exhaustive, block boundaries, oracle, Kuhn, fuzz ($fuzz_seconds s)"
+	"core|2|make -s -f tests/core/Makefile.inc core-check CORE_FUZZ_SHORT=$fuzz_seconds CORE_EXHAUSTIVE_LEADS=$leads|core: tables, exhaustive (4-byte strings: leads ${leads:-all}), block boundaries, oracle, Kuhn, fuzz ($fuzz_seconds s)"
 	"style|1|tests/harness/style-check.sh|checkpatch, kernel-doc, sparse, ABI doc"
 	"unicode|1|tests/unicode/run.sh|normalize-reject classes: generated tables, boundaries, NormalizationTest, Python"
 	"sign|1|tests/harness/sign-test.sh|make install SIGN_KEY/SIGN_CERT: signed modules, modinfo, openssl"
@@ -75,6 +83,12 @@ declare -A NEEDS=(
 	[vm-test-1]=test-kernel [vm-test-2]=test-kernel [style]=test-kernel
 	[cli]=build [cli-admin]=build
 )
+
+deadline=${CHECK_DEADLINE:-$([ -n "$CHECK_LONG" ] && echo 0 || echo 5100)}
+[[ "$deadline" =~ ^[0-9]+$ ]] || {
+	echo "run-all: CHECK_DEADLINE must be a number of seconds, not '$deadline'" >&2
+	exit 2
+}
 
 cores=${CHECK_JOBS:-$(nproc)}
 [[ "$cores" =~ ^[1-9][0-9]*$ ]] || {
@@ -121,8 +135,9 @@ start_suite() {
 	local name=$1
 	echo "=== $name: started (${CORES[$name]} of $cores cores): ${WHAT[$name]}"
 	START[$name]=$(date +%s)
+	# In a process group of its own, which the deadline can stop whole.
 	# shellcheck disable=SC2086
-	${COMMAND[$name]} >"$logs/$name.log" 2>&1 &
+	setsid ${COMMAND[$name]} >"$logs/$name.log" 2>&1 &
 	PID[$name]=$!
 	STATE[$name]=running
 	free=$((free - CORES[$name]))
@@ -138,10 +153,40 @@ end_suite() {
 		echo "--- $name failed (exit $status); last lines of $logs/$name.log:"
 		tail -n 30 "$logs/$name.log"
 	fi
-	echo "=== $name: ${RESULT[$name]} in ${SECS[$name]}s ${COUNTS[$name]:+(${COUNTS[$name]})}"
+	echo "=== $name: ${RESULT[$name]} in ${SECS[$name]}s ${COUNTS[$name]:+(${COUNTS[$name]})}, at $(($(date +%s) - run_start))s"
+	# A VM suite's sections and their guest seconds (vm-suite.sh).
+	grep -a '^vm-suite: sections' "$logs/$name.log" | sed 's/^/    /'
 	STATE[$name]=ended
 	free=$((free + CORES[$name]))
 }
+
+# stop_at_deadline: stop every running suite, fail those not run.
+stop_at_deadline() {
+	local name
+	echo "=== deadline: $deadline s after the start; stopping: ${!PID[*]}"
+	for name in "${!PID[@]}"; do
+		kill -TERM -- "-${PID[$name]}" 2>/dev/null
+	done
+	sleep 5
+	for name in "${!PID[@]}"; do
+		kill -KILL -- "-${PID[$name]}" 2>/dev/null
+		wait "${PID[$name]}" 2>/dev/null
+		unset "PID[$name]"
+		end_suite "$name" 124
+		COUNTS[$name]="stopped at the deadline${COUNTS[$name]:+; ${COUNTS[$name]}}"
+	done
+	for name in "${names[@]}"; do
+		[ "${STATE[$name]}" = pending ] || continue
+		STATE[$name]=ended RESULT[$name]=FAIL SECS[$name]=0
+		COUNTS[$name]="not run: the deadline came first"
+	done
+}
+timer=
+if ((deadline > 0)); then
+	left_s=$((deadline - ($(date +%s) - run_start)))
+	sleep $((left_s > 0 ? left_s : 1)) &
+	timer=$!
+fi
 
 while :; do
 	# Start, in table order, every suite that is ready and fits.
@@ -168,8 +213,13 @@ while :; do
 	fi
 	ended=
 	rc=0
-	wait -n -p ended "${PID[@]}" || rc=$?
+	wait -n -p ended "${PID[@]}" $timer || rc=$?
 	[ -n "$ended" ] || break
+	if [ "$ended" = "$timer" ]; then
+		timer=
+		stop_at_deadline
+		break
+	fi
 	for name in "${!PID[@]}"; do
 		if [ "${PID[$name]}" = "$ended" ]; then
 			unset "PID[$name]"
@@ -178,6 +228,7 @@ while :; do
 	done
 done
 
+[ -z "$timer" ] || kill "$timer" 2>/dev/null
 passed=0
 failed=0
 for name in "${names[@]}"; do
