@@ -27,6 +27,17 @@ bool fs_check_wanted(const struct super_block *sb,
 	return fs_enabled() && fs_watches(sb);
 }
 
+/* A symlink target is a path; everything else is a new name. */
+static bool find_violation(enum fs_op op,
+			   const struct utf8guard_policy *policy,
+			   const u8 *bytes, size_t len,
+			   struct utf8guard_report *report)
+{
+	return op == FS_OP_SYMLINK_TARGET ?
+	       utf8guard_first_violation(policy->classes, bytes, len, report) :
+	       utf8guard_name_violation(policy->classes, bytes, len, report);
+}
+
 /**
  * fs_check_bytes() - check a name or symlink target, count, log, decide
  *
@@ -47,13 +58,37 @@ int fs_check_bytes(enum fs_op op, const struct utf8guard_policy *policy,
 	struct utf8guard_report report, *violation = NULL;
 	int verdict;
 
-	/* A symlink target is a path; everything else is a new name. */
-	if (op == FS_OP_SYMLINK_TARGET ?
-	    utf8guard_first_violation(policy->classes, bytes, len, &report) :
-	    utf8guard_name_violation(policy->classes, bytes, len, &report))
+	if (find_violation(op, policy, bytes, len, &report))
 		violation = &report;
 	verdict = utf8guard_judge(policy, violation, bytes, len,
 				  fs_op_name(op));
 	fs_count(op, violation, verdict != 0);
 	return verdict;
+}
+
+/**
+ * fs_check_judged() - check a name the overlay's own hook has judged
+ *
+ * For FS_OVERLAY_JUDGED (overlay.c): the overlay's hook checked and
+ * counted the user's name under the settings the upper check has now, so
+ * the upper layer lets it through uncounted, unless @policy refuses it in
+ * enforce: then the settings changed between the overlay's hook and the
+ * operation, and it is refused, counted and logged as any refusal.
+ *
+ * @op: the operation, for counters and the log line
+ * @policy: the snapshot from fs_check_wanted()
+ * @bytes: the name (not NUL-terminated) or target
+ * @len: its length
+ *
+ * Return: -EILSEQ to refuse, otherwise 0.
+ */
+int fs_check_judged(enum fs_op op, const struct utf8guard_policy *policy,
+		    const u8 *bytes, size_t len)
+{
+	struct utf8guard_report report;
+
+	if (policy->mode != UTF8GUARD_MODE_ENFORCE ||
+	    !find_violation(op, policy, bytes, len, &report))
+		return 0;
+	return fs_check_bytes(op, policy, bytes, len);
 }

@@ -65,6 +65,8 @@ bool fs_check_wanted(const struct super_block *sb,
 		     struct utf8guard_policy *policy);
 int fs_check_bytes(enum fs_op op, const struct utf8guard_policy *policy,
 		   const u8 *bytes, size_t len);
+int fs_check_judged(enum fs_op op, const struct utf8guard_policy *policy,
+		    const u8 *bytes, size_t len);
 
 /* settings.c */
 #define FS_FSTYPES_MAX		16
@@ -165,7 +167,18 @@ int fs_overlay_rename_entry(struct kretprobe_instance *ri,
 int fs_overlay_remove_entry(struct kretprobe_instance *ri,
 			    struct pt_regs *regs);
 int fs_overlay_op_return(struct kretprobe_instance *ri, struct pt_regs *regs);
-bool fs_overlay_internal(const struct dentry *new_dentry, enum fs_op op);
+int fs_overlay_link_up(struct kprobe *p, struct pt_regs *regs);
+
+/* What overlay.c says of a new name on an upper layer. */
+enum fs_overlay_name {
+	FS_OVERLAY_NOT_OWN,	/* check it as any new name */
+	FS_OVERLAY_OWN,		/* an existing or temporary name: it passes */
+	FS_OVERLAY_JUDGED,	/* judged on the overlay under these settings */
+};
+
+enum fs_overlay_name fs_overlay_internal(const struct dentry *new_dentry,
+					 enum fs_op op,
+					 const struct utf8guard_policy *policy);
 void fs_overlay_forget(void);
 void fs_overlay_init(void);
 u64 fs_overlay_missed(void);

@@ -110,6 +110,8 @@ static struct module_probe overlay_probes[] = {
 	},
 	{ .symbol = "overlay:ovl_copy_up_end",
 	  .pre_handler = fs_overlay_copy_up_end },
+	{ .symbol = "overlay:ovl_set_nlink_lower",
+	  .pre_handler = fs_overlay_link_up },
 	{
 		.symbol = "overlay:ovl_copy_up_one",
 		.entry_handler = fs_overlay_copy_up_one_entry,

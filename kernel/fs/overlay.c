@@ -74,7 +74,32 @@ struct upper_name {
 	u64 hash;
 	enum fs_op op;
 	bool temp;
+	const struct utf8guard_policy *policy;	/* the upper check's */
+	enum fs_overlay_name verdict;		/* the answer */
 };
+
+/*
+ * How the overlay's own hook judges a new name on overlay @sb under
+ * @policy, as one word (a MARK_OP's judged_under): bit 0 set, bit 1 if it
+ * checks the overlay at all, the mode, and the policy's classes.  A mark
+ * made under other settings than the upper check's does not vouch for
+ * its name (review round 6: a rename stalled by a lease under mode audit
+ * made its refused name after an admin set enforce).
+ */
+#define VIEW_JUDGED	BIT_ULL(0)
+#define VIEW_WATCHED	BIT_ULL(1)
+
+static u64 hook_view(const struct super_block *sb,
+		     const struct utf8guard_policy *policy)
+{
+	u64 view = VIEW_JUDGED | (u64)(policy->mode & 3) << 2 |
+		   (u64)policy->classes << 32;
+
+	if (policy->mode != UTF8GUARD_MODE_OFF && fs_enabled() &&
+	    fs_watches(sb))
+		view |= VIEW_WATCHED;
+	return view;
+}
 
 static bool same_name(const struct mark *m, const struct upper_name *u)
 {
@@ -110,66 +135,90 @@ static bool op_makes(const struct mark *m, enum fs_op op)
 	return false;
 }
 
-/* Whether the overlay's own hook checked MARK_OP @m's name (and target). */
-static bool judged_on_overlay(const struct mark *m)
+/*
+ * Whether the overlay's own hook checked MARK_OP @m's name (and target)
+ * under the settings of the upper check, @policy, as they are now.
+ */
+static bool judged_on_overlay(const struct mark *m,
+			      const struct utf8guard_policy *policy)
 {
-	return m->judged && fs_enabled() && fs_watches(m->sb);
+	return (m->judged_under & VIEW_WATCHED) &&
+	       m->judged_under == hook_view(m->sb, policy);
 }
 
-/*
- * Whether the current task's mark @m lets the upper operation @arg (a
- * struct upper_name) through.  Every mark is of a root-mounted overlay.
- */
-static bool mark_passes(const struct mark *m, const void *arg)
+/* What the current task's mark @m says of the upper operation @u. */
+static enum fs_overlay_name mark_verdict(const struct mark *m,
+					 const struct upper_name *u)
 {
-	const struct upper_name *u = arg;
-
 	if (m->kind == MARK_COPY_UP)
 		return u->temp ||
 		       ((u->op == FS_OP_LINK || u->op == FS_OP_RENAME) &&
-			same_name(m, u));
+			same_name(m, u)) ? FS_OVERLAY_OWN : FS_OVERLAY_NOT_OWN;
 	/*
 	 * A temporary symlink's target is new: it passes only as the
 	 * user's own symlink, made over a whiteout, judged on the overlay.
 	 */
-	if (u->temp)
-		return u->op != FS_OP_SYMLINK ||
-		       (m->op == MARK_OP_CREATE && judged_on_overlay(m));
+	if (u->temp) {
+		if (u->op != FS_OP_SYMLINK)
+			return FS_OVERLAY_OWN;
+		return m->op == MARK_OP_CREATE &&
+		       judged_on_overlay(m, u->policy) ?
+		       FS_OVERLAY_JUDGED : FS_OVERLAY_NOT_OWN;
+	}
 	if (!op_makes(m, u->op) || !same_name(m, u))
-		return false;
+		return FS_OVERLAY_NOT_OWN;
 	/*
 	 * A whiteout, or a rename onto a name the merged view has (which the
 	 * overlay's hook does not judge: it exists): an existing name made
 	 * again on the upper layer.
 	 */
-	if (m->op == MARK_OP_REMOVE || !m->judged)
-		return true;
-	/* Judged by the overlay's own hook, if it watches the overlay. */
-	return judged_on_overlay(m);
+	if (m->op == MARK_OP_REMOVE || !m->judged_under)
+		return FS_OVERLAY_OWN;
+	/* Judged by the overlay's own hook, under these settings. */
+	return judged_on_overlay(m, u->policy) ? FS_OVERLAY_JUDGED :
+						 FS_OVERLAY_NOT_OWN;
+}
+
+static bool mark_answers(const struct mark *m, void *arg)
+{
+	struct upper_name *u = arg;
+
+	u->verdict = mark_verdict(m, u);
+	return u->verdict != FS_OVERLAY_NOT_OWN;
 }
 
 /**
  * fs_overlay_internal() - is this a name overlayfs makes on its own?
  * @new_dentry: the name to be created (on the upper filesystem)
  * @op: the operation
+ * @policy: the snapshot the upper check is made under
  *
  * Context: probe handler (any context, NMI included).
  *
- * Return: true, to let it through unchecked and uncounted, when the
- * current task is in an overlay operation (see the top of this file) that
- * makes this name: the copy of a file copied up, the whiteout of a file
- * deleted, the name the overlay's own hook has just judged, or a
- * temporary name.
+ * Return: what the current task's overlay operation (see the top of this
+ * file) says of this name: FS_OVERLAY_OWN for an existing name made again
+ * (the copy of a file copied up, the whiteout of a file deleted) or a
+ * temporary name: let it through unchecked and uncounted;
+ * FS_OVERLAY_JUDGED for the user's new name that the overlay's own hook
+ * judged under the settings the upper check has now: refuse it only if
+ * @policy refuses it in enforce (the settings changed between the hook
+ * and the operation's entry), else let it through uncounted;
+ * FS_OVERLAY_NOT_OWN otherwise: check it as any new name.
  */
-bool fs_overlay_internal(const struct dentry *new_dentry, enum fs_op op)
+enum fs_overlay_name fs_overlay_internal(const struct dentry *new_dentry,
+					 enum fs_op op,
+					 const struct utf8guard_policy *policy)
 {
-	struct upper_name u = { .name = &new_dentry->d_name, .op = op };
+	struct upper_name u = { .name = &new_dentry->d_name, .op = op,
+				.policy = policy };
 
 	if (likely(!fs_overlay_marks_any()))
-		return false;
+		return FS_OVERLAY_NOT_OWN;
 	u.temp = is_temp_name(u.name);
 	u.hash = fs_overlay_name_hash(u.name);
-	return fs_overlay_marks_find(mark_passes, &u);
+	if (!fs_overlay_marks_find(mark_answers, &u))
+		return FS_OVERLAY_NOT_OWN;
+	return u.verdict;
 }
 
 /*
@@ -189,10 +238,20 @@ void fs_overlay_init(void)
 	fs_overlay_marks_init();
 }
 
-/* Marks not recorded, their operations checked as new: in fs/missed. */
+/*
+ * Misses, in fs/missed: operations whose mark could not be recorded (a
+ * full window of the pool), and copy-ups that ended without a mark of
+ * their task (the same, or a task that waited for another's copy-up of
+ * the file, which then failed, and copied it up itself; or marks
+ * forgotten as the probes were armed): their names were checked as new.
+ */
+static atomic64_t ops_unmarked = ATOMIC64_INIT(0);
+static atomic64_t copy_ups_unmarked = ATOMIC64_INIT(0);
+
 u64 fs_overlay_missed(void)
 {
-	return fs_overlay_marks_missed();
+	return atomic64_read(&ops_unmarked) +
+	       atomic64_read(&copy_ups_unmarked);
 }
 
 /*
@@ -238,17 +297,52 @@ int fs_overlay_copy_up_return(struct kretprobe_instance *ri,
 
 	if (regs_return_value(regs) != 0)
 		return 0;
-	/* Held by the caller, and locked against rename by copy-up. */
-	fs_overlay_mark_add(MARK_COPY_UP, MARK_OP_CREATE, dentry, dentry,
-			    false);
+	/*
+	 * Held by the caller, and locked against rename by copy-up.  A mark
+	 * not recorded is counted when the copy-up ends without one.
+	 */
+	fs_overlay_mark_add(MARK_COPY_UP, MARK_OP_CREATE, dentry, dentry, 0);
 	return 0;
 }
 
-/* void ovl_copy_up_end(struct dentry *dentry); */
+/*
+ * void ovl_copy_up_end(struct dentry *dentry); the end of every copy-up
+ * whose ovl_copy_up_start() returned 0.
+ */
 int fs_overlay_copy_up_end(struct kprobe *p, struct pt_regs *regs)
 {
-	fs_overlay_mark_drop(MARK_COPY_UP,
-			     (void *)regs_get_kernel_argument(regs, 0));
+	struct dentry *dentry =
+		(struct dentry *)regs_get_kernel_argument(regs, 0);
+
+	if (!fs_overlay_mark_drop(MARK_COPY_UP, dentry) && !in_user_ns(dentry))
+		atomic64_inc(&copy_ups_unmarked);
+	return 0;
+}
+
+static bool copy_up_of(const struct mark *m, void *dentry)
+{
+	return m->kind == MARK_COPY_UP && m->key == dentry;
+}
+
+/*
+ * int ovl_set_nlink_lower(struct dentry *dentry); called only by copy-up's
+ * ovl_link_up(), under the overlay inode's copy-up lock, just before it
+ * links the file copied up to @dentry's name: with index=on, another hard
+ * link of an inode that a task copied up.  A task that waited for that
+ * copy-up took no mark (copied_up_by_other()), and its link-up of a
+ * legacy name was refused (review round 6: appending to a legacy hard
+ * link while another task copied up the other name failed with EILSEQ).
+ * It takes one now, without a kretprobe instance; its ovl_copy_up_end()
+ * gives it back.
+ */
+int fs_overlay_link_up(struct kprobe *p, struct pt_regs *regs)
+{
+	struct dentry *dentry =
+		(struct dentry *)regs_get_kernel_argument(regs, 0);
+
+	if (in_user_ns(dentry) || fs_overlay_marks_find(copy_up_of, dentry))
+		return 0;
+	fs_overlay_mark_add(MARK_COPY_UP, MARK_OP_CREATE, dentry, dentry, 0);
 	return 0;
 }
 
@@ -279,13 +373,16 @@ int fs_overlay_copy_up_one_return(struct kretprobe_instance *ri,
 
 /*
  * Entry of an overlay operation on the dentry in argument @arg; @judged:
- * the overlay's hook checked that name (a new one).
+ * the overlay's hook judged that name (a new one), under the settings
+ * the mark records.
  */
 static int op_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 		    enum mark_op op, unsigned int arg, bool judged)
 {
 	struct dentry *dentry =
 		(struct dentry *)regs_get_kernel_argument(regs, arg);
+	struct utf8guard_policy policy;
+	bool marked;
 
 	/*
 	 * No instance, so no mark (returning 1 gives it back at once): review
@@ -296,8 +393,13 @@ static int op_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 	 */
 	if (in_user_ns(dentry))
 		return 1;
-	*(bool *)ri->data = fs_overlay_mark_add(MARK_OP, op, ri, dentry,
-						judged);
+	policy = utf8guard_policy_get();
+	marked = fs_overlay_mark_add(MARK_OP, op, ri, dentry,
+				     judged ? hook_view(dentry->d_sb, &policy) :
+					      0);
+	if (!marked)
+		atomic64_inc(&ops_unmarked);
+	*(bool *)ri->data = marked;
 	return 0;
 }
 

@@ -24,9 +24,9 @@
  * without reading every slot.
  *
  * A full window is a miss: no mark, so the operation's names are checked
- * as new (a legacy name refused), counted in fs/missed and logged.  A
- * task holds a mark or two at a time (an operation, and a copy-up within
- * it), and operations hold at most the 4 x 512 kretprobe instances of
+ * as new (a legacy name refused), counted by overlay.c in fs/missed and
+ * logged.  A task holds a mark or two at a time (an operation, and a
+ * copy-up within it), and operations hold at most the 4 x 512 kretprobe instances of
  * their probes (module_probes.c): the pool has twice that.  Filling it
  * takes thousands of copy-ups stalled at once, each on a lower file of
  * the attacker's that a root-mounted overlay copies up.
@@ -56,7 +56,6 @@ static atomic_long_t owners[MARKS_MAX];
 static struct mark pool[MARKS_MAX];
 static DECLARE_BITMAP(copy_up_slots, MARKS_MAX);
 static atomic_t marks_used = ATOMIC_INIT(0);
-static atomic64_t marks_missed = ATOMIC64_INIT(0);
 static siphash_key_t name_key;
 
 /* At load, before any probe: the key of the name hashes. */
@@ -95,16 +94,18 @@ static void give_back(unsigned int s)
  * @op: the operation (MARK_OP)
  * @key: what ends the mark: the dentry (copy-up), the kretprobe instance
  * @dentry: the overlay dentry whose name the operation makes
- * @judged: the overlay's own hook judged that name (MARK_OP)
+ * @judged_under: how the overlay's own hook judged that name (MARK_OP;
+ *	0: it judged none), compared by overlay.c only
  *
  * Context: probe handler (any context, NMI included).  @dentry is held by
  * the caller and locked against rename.
  *
- * Return: false when no slot was free in the task's window (counted).
+ * Return: false when no slot was free in the task's window (the caller
+ * counts it).
  */
 bool fs_overlay_mark_add(enum mark_kind kind, enum mark_op op,
 			 const void *key, const struct dentry *dentry,
-			 bool judged)
+			 u64 judged_under)
 {
 	unsigned int k, s;
 	struct mark *m;
@@ -117,7 +118,7 @@ bool fs_overlay_mark_add(enum mark_kind kind, enum mark_op op,
 		m = &pool[s];
 		WRITE_ONCE(m->kind, kind);
 		m->op = op;
-		m->judged = judged;
+		m->judged_under = judged_under;
 		m->len = dentry->d_name.len;
 		m->name_hash = fs_overlay_name_hash(&dentry->d_name);
 		m->key = key;
@@ -129,7 +130,6 @@ bool fs_overlay_mark_add(enum mark_kind kind, enum mark_op op,
 		atomic_long_set_release(&owners[s], (long)current);
 		return true;
 	}
-	atomic64_inc(&marks_missed);
 	return false;
 }
 
@@ -139,8 +139,11 @@ bool fs_overlay_mark_add(enum mark_kind kind, enum mark_op op,
  * @key: as given to fs_overlay_mark_add()
  *
  * Context: probe handler (any context).  Nothing if there is no such mark.
+ *
+ * Return: whether the task held such a mark (even if
+ * fs_overlay_marks_forget() took it just now).
  */
-void fs_overlay_mark_drop(enum mark_kind kind, const void *key)
+bool fs_overlay_mark_drop(enum mark_kind kind, const void *key)
 {
 	const long me = (long)current;
 	unsigned int k, s;
@@ -153,8 +156,9 @@ void fs_overlay_mark_drop(enum mark_kind kind, const void *key)
 		/* Unless fs_overlay_marks_forget() took it just now. */
 		if (atomic_long_cmpxchg(&owners[s], me, MARK_BUSY) == me)
 			give_back(s);
-		return;
+		return true;
 	}
+	return false;
 }
 
 /* Whether any task holds a mark: the hooks' fast way out. */
@@ -166,7 +170,7 @@ bool fs_overlay_marks_any(void)
 /**
  * fs_overlay_marks_find() - whether one of the current task's marks passes
  * @passes: the test, which reads the mark and nothing it points to but
- *	its super block
+ *	its super block, and may write to @arg
  * @arg: for @passes
  *
  * Context: probe handler (any context).
@@ -174,9 +178,8 @@ bool fs_overlay_marks_any(void)
  * Return: true if @passes said so of a mark that was the current task's
  * from before the test until after it.
  */
-bool fs_overlay_marks_find(bool (*passes)(const struct mark *m,
-					  const void *arg),
-			   const void *arg)
+bool fs_overlay_marks_find(bool (*passes)(const struct mark *m, void *arg),
+			   void *arg)
 {
 	const long me = (long)current;
 	unsigned int k, s;
@@ -238,10 +241,4 @@ void fs_overlay_marks_forget(void)
 		    atomic_long_cmpxchg(&owners[s], owner, MARK_BUSY) == owner)
 			give_back(s);
 	}
-}
-
-/* Marks not recorded because the task's window was full. */
-u64 fs_overlay_marks_missed(void)
-{
-	return atomic64_read(&marks_missed);
 }

@@ -35,24 +35,24 @@ struct mark {
 	const void *key;	/* the dentry (copy-up), the instance (op) */
 	const void *inode;	/* the dentry's overlay inode */
 	const struct super_block *sb;	/* the overlay's */
+	u64 judged_under;	/* MARK_OP: how the overlay's hook judged the
+				 * name (0: it judged none); see overlay.c
+				 */
 	u32 len;		/* of the name */
 	u8 kind;		/* enum mark_kind */
 	u8 op;			/* enum mark_op */
-	bool judged;		/* MARK_OP: the overlay's hook judged the name */
 };
 
 void fs_overlay_marks_init(void);
 bool fs_overlay_mark_add(enum mark_kind kind, enum mark_op op,
 			 const void *key, const struct dentry *dentry,
-			 bool judged);
-void fs_overlay_mark_drop(enum mark_kind kind, const void *key);
+			 u64 judged_under);
+bool fs_overlay_mark_drop(enum mark_kind kind, const void *key);
 bool fs_overlay_marks_any(void);
 u64 fs_overlay_name_hash(const struct qstr *name);
-bool fs_overlay_marks_find(bool (*passes)(const struct mark *m,
-					  const void *arg),
-			   const void *arg);
+bool fs_overlay_marks_find(bool (*passes)(const struct mark *m, void *arg),
+			   void *arg);
 bool fs_overlay_copying_up(const void *inode);
 void fs_overlay_marks_forget(void);
-u64 fs_overlay_marks_missed(void);
 
 #endif /* UTF8GUARD_FS_OVERLAY_MARKS_H */

@@ -71,9 +71,15 @@ static int check_dentry(enum fs_op op, const struct utf8guard_policy *policy,
 static int check_new_name(enum fs_op op, const struct utf8guard_policy *policy,
 			  const struct dentry *dentry)
 {
-	if (fs_overlay_internal(dentry, op))
+	switch (fs_overlay_internal(dentry, op, policy)) {
+	case FS_OVERLAY_OWN:
 		return 0;
-	return check_dentry(op, policy, dentry);
+	case FS_OVERLAY_JUDGED:
+		return fs_check_judged(op, policy, dentry->d_name.name,
+				       dentry->d_name.len);
+	default:
+		return check_dentry(op, policy, dentry);
+	}
 }
 
 /*
@@ -126,6 +132,8 @@ static int pre_symlink(struct kprobe *p, struct pt_regs *regs)
 	struct dentry *dentry =
 		(struct dentry *)regs_get_kernel_argument(regs, 1);
 	const char *target = (const char *)regs_get_kernel_argument(regs, 2);
+	int (*check)(enum fs_op op, const struct utf8guard_policy *policy,
+		     const u8 *bytes, size_t len);
 	struct utf8guard_policy policy;
 	int verdict;
 
@@ -135,13 +143,20 @@ static int pre_symlink(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	if (!fs_check_wanted(dir->i_sb, &policy))
 		return 0;
-	if (fs_overlay_internal(dentry, FS_OP_SYMLINK))
+	switch (fs_overlay_internal(dentry, FS_OP_SYMLINK, &policy)) {
+	case FS_OVERLAY_OWN:
 		return 0;
-	verdict = check_dentry(FS_OP_SYMLINK, &policy, dentry);
+	case FS_OVERLAY_JUDGED:	/* a temporary name; the user's target */
+		check = fs_check_judged;
+		break;
+	default:
+		check = fs_check_bytes;
+	}
+	verdict = check(FS_OP_SYMLINK, &policy, dentry->d_name.name,
+			dentry->d_name.len);
 	if (!verdict && fs_check_symlink_target())
-		verdict = fs_check_bytes(FS_OP_SYMLINK_TARGET, &policy,
-					 (const u8 *)target,
-					 strnlen(target, PATH_MAX));
+		verdict = check(FS_OP_SYMLINK_TARGET, &policy,
+				(const u8 *)target, strnlen(target, PATH_MAX));
 	return fs_probe_refuse(regs, verdict);
 }
 

@@ -106,7 +106,7 @@ expect_eq "legacy lower made" ok "$("$fsop" stat /mnt/ovl-tmpfs/lower $LEGACY)"
 
 expect_status "insmod utf8guard.ko" 0 insmod "$mods/utf8guard.ko"
 expect_status "insmod utf8guard_fs.ko" 0 insmod "$mods/utf8guard_fs.ko"
-expect_match "overlay.ko probed" 'probed overlay \(7 probes\)' "$(dmesg)"
+expect_match "overlay.ko probed" 'probed overlay \(8 probes\)' "$(dmesg)"
 setmode enforce
 
 for b in $bases; do
@@ -277,6 +277,141 @@ expect_eq "B2: after a copy-up with kprobes off then on: no bad name" \
 umount $b/big-merged
 rm -rf $b/big-lower $b/big-upper $b/big-work
 
+# Review round 6: an overlay operation stalled by a lease on the copy-up
+# of its source, its mark made under laxer settings, made its name once
+# they were tightened (F1); with index=on, a task that waited for another's
+# copy-up of a hard link's other name linked its legacy name up unmarked,
+# refused (F2); a waiter whose awaited copy-up failed copied up unmarked,
+# uncounted (F2b).  Each copy-up here waits for uid 1000's lease on its
+# lower file, until the lease's holder is killed.
+mkdir -p $b/r6-lower $b/r6-upper $b/r6-work $b/r6-merged \
+	$b/r6i-lower $b/r6i-upper $b/r6i-work $b/r6i-merged
+setmode off	# legacy files, from before
+for r6 in 66 6632 6633; do
+	"$fsop" create $b/r6-lower $r6 >/dev/null
+	"$fsop" write $b/r6-lower $r6 old >/dev/null
+done
+"$fsop" create $b/r6-lower 6be9 >/dev/null	# "k" E9
+"$fsop" write $b/r6-lower 6be9 old >/dev/null
+"$fsop" create $b/r6i-lower 6c6561736564 >/dev/null	# "leased"
+"$fsop" write $b/r6i-lower 6c6561736564 old >/dev/null
+"$fsop" link $b/r6i-lower 6c6561736564 686ce9 >/dev/null	# "hl" E9
+chown -R 1000:1000 $b/r6-lower $b/r6i-lower
+chmod 666 $b/r6-lower/* $b/r6i-lower/*
+chmod 1777 $b/r6-upper $b/r6i-upper
+setmode enforce
+expect_status "round 6: mount overlay" 0 mount -t overlay overlay \
+	-o "lowerdir=$b/r6-lower,upperdir=$b/r6-upper,workdir=$b/r6-work" \
+	$b/r6-merged
+expect_status "round 6: mount overlay (index=on)" 0 mount -t overlay overlay \
+	-o "index=on,lowerdir=$b/r6i-lower,upperdir=$b/r6i-upper,workdir=$b/r6i-work" \
+	$b/r6i-merged
+break_time=$(cat /proc/sys/fs/lease-break-time)
+echo 60 >/proc/sys/fs/lease-break-time
+# r6_lease DIR HEX: uid 1000's lease on DIR/HEX, held in the background
+# (r6_lp) until r6_release.
+r6_lease() {
+	rm -f /tmp/r6-lease.out
+	"$fsop" --as-uid 1000 lease "$1" "$2" >/tmp/r6-lease.out &
+	r6_lp=$!
+	expect_eq "round 6: lease on $2 taken" ok \
+		"$(wait_output ok cat /tmp/r6-lease.out)"
+}
+r6_release() {
+	kill $r6_lp
+	wait $r6_lp 2>/dev/null
+}
+# F1, mode: audit when uid 1000's rename to a bad name starts; enforce
+# while its copy-up waits.
+r6_lease $b/r6-lower 66
+setmode audit
+"$fsop" --as-uid 1000 rename $b/r6-merged 66 61ff62 >/tmp/r6.out 2>&1 &
+r6_op=$!
+sleep 2
+setmode enforce
+r6_r0=$(count rename rejected)
+r6_release
+wait $r6_op
+expect_eq "round 6 F1: a rename begun in audit, refused once enforce is set" \
+	EILSEQ "$(cat /tmp/r6.out)"
+expect_eq "round 6 F1: ... its name not on the upper layer" ENOENT \
+	"$("$fsop" stat $b/r6-upper 61ff62)"
+expect_eq "round 6 F1: ... counted as a refused rename" $((r6_r0 + 1)) \
+	"$(count rename rejected)"
+# F1, policy: a hard link to a name with a bidi control, begun while the
+# policy allows it, made after the policy gains bidi.
+r6_lease $b/r6-lower 6632
+"$fsop" --as-uid 1000 link $b/r6-merged 6632 61e280ae62 >/tmp/r6.out 2>&1 &
+r6_op=$!
+sleep 2
+set_file $sys/policy "strict path-tricks bidi"
+r6_release
+wait $r6_op
+expect_eq "round 6 F1: a link begun before policy bidi, refused after it" \
+	EILSEQ "$(cat /tmp/r6.out)"
+expect_eq "round 6 F1: ... its name not on the upper layer" ENOENT \
+	"$("$fsop" stat $b/r6-upper 61e280ae62)"
+set_file $sys/policy "strict path-tricks"
+# F1, fstypes: the same link begun while fs/fstypes leaves out overlay,
+# made once it watches every filesystem again.
+set_file $fs/fstypes "tmpfs ext4"
+r6_lease $b/r6-lower 6633
+"$fsop" --as-uid 1000 link $b/r6-merged 6633 62ff >/tmp/r6.out 2>&1 &
+r6_op=$!
+sleep 2
+set_file $fs/fstypes '*'
+r6_release
+wait $r6_op
+expect_eq "round 6 F1: a link begun with overlay unwatched, refused after" \
+	EILSEQ "$(cat /tmp/r6.out)"
+# The same settings from start to end: a good name is made, counted once.
+r6_c0=$(count link checked)
+expect_eq "round 6: a good link name, settings unchanged" ok \
+	"$("$fsop" --as-uid 1000 link $b/r6-merged 6633 6c32)"
+expect_eq "round 6: ... checked once" $((r6_c0 + 1)) "$(count link checked)"
+# F2: root appends to the legacy hard link "hl" E9 while uid 1000's
+# append to its other name "leased" copies the inode up (index=on).
+r6_missed=$(cat $fs/missed)
+r6_lease $b/r6i-lower 6c6561736564
+"$fsop" --as-uid 1000 append $b/r6i-merged 6c6561736564 x >/tmp/r6a.out 2>&1 &
+r6_op=$!
+sleep 1
+"$fsop" append $b/r6i-merged 686ce9 y >/tmp/r6.out 2>&1 &
+r6_op2=$!
+sleep 2
+r6_release
+wait $r6_op $r6_op2
+expect_eq "round 6 F2: the other name's append" ok "$(cat /tmp/r6a.out)"
+expect_eq "round 6 F2: append to a legacy hard link behind its copy-up" \
+	ok "$(cat /tmp/r6.out)"
+expect_match "round 6 F2: ... both appends in the file" '^old(xy|yx)$' \
+	"$("$fsop" read $b/r6i-merged 686ce9)"
+expect_eq "round 6 F2: ... nothing missed" "$r6_missed" "$(cat $fs/missed)"
+# F2b: root's append to "k" E9 waits for uid 1000's copy-up of it, which
+# fails as uid 1000 is killed; root then copies it up unmarked: refused
+# once (failing safe), and counted in fs/missed.
+r6_lease $b/r6-lower 6be9
+"$fsop" --as-uid 1000 append $b/r6-merged 6be9 x >/dev/null 2>&1 &
+r6_op=$!
+sleep 1
+"$fsop" append $b/r6-merged 6be9 y >/tmp/r6.out 2>&1 &
+r6_op2=$!
+sleep 1
+kill -9 $r6_op
+sleep 1
+r6_release
+wait $r6_op2
+expect_eq "round 6 F2b: a waiter whose copy-up failed: refused once" \
+	EILSEQ "$(cat /tmp/r6.out)"
+expect_eq "round 6 F2b: ... counted in fs/missed" $((r6_missed + 1)) \
+	"$(cat $fs/missed)"
+expect_eq "round 6 F2b: ... the next append works" ok \
+	"$("$fsop" append $b/r6-merged 6be9 z)"
+echo "$break_time" >/proc/sys/fs/lease-break-time
+umount $b/r6-merged $b/r6i-merged
+rm -rf $b/r6-lower $b/r6-upper $b/r6-work $b/r6-merged \
+	$b/r6i-lower $b/r6i-upper $b/r6i-work $b/r6i-merged
+
 # Review rounds 3 and 4: tasks waiting behind one copy-up held all 1024
 # instances of the copy-up kretprobes, and every other copy-up on the
 # system was missed (legacy names refused).  The owner of a lower file
@@ -446,7 +581,7 @@ expect_status "rmmod overlay" 0 rmmod overlay
 expect_no_match "overlay unloaded: no probe" 'ovl_' \
 	"$(cat /sys/kernel/debug/kprobes/list 2>/dev/null)"
 expect_status "modprobe overlay" 0 modprobe overlay
-expect_eq "overlay loaded again: 7 probes" 7 \
+expect_eq "overlay loaded again: 8 probes" 8 \
 	"$(grep -c ' ovl_[a-z_]*+0x' /sys/kernel/debug/kprobes/list)"
 expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
 expect_eq "utf8guard_fs unloaded: no overlay probe" 0 \
