@@ -117,6 +117,12 @@ struct utf8guard_kit_settings;
  * whatever the file mode says, and returns the number of bytes written
  * on success.
  */
+/*
+ * Added to a settings notifier's action (the file's index): a 0/1 setting
+ * is about to become 1, not stored yet.  The call after the store follows.
+ */
+#define UTF8GUARD_KIT_TURNING_ON	0x100
+
 struct utf8guard_kit_file {
 	const char *name;
 	bool flag;

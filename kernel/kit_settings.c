@@ -2,9 +2,9 @@
 /*
  * Settings of the hook kit (hook_kit.h): 0/1 flags kept here, text
  * settings a module parses itself, one writers' mutex, and a notifier
- * chain told after every store that took effect, so that whatever
- * follows a setting (fs: the idle probes) re-arms itself without the
- * settings calling it.
+ * chain told after every store that took effect (and before a flag turns
+ * on), so that whatever follows a setting (fs: the idle probes) re-arms
+ * itself without the settings calling it.
  */
 #include <linux/export.h>
 #include <linux/kernel.h>
@@ -44,7 +44,9 @@ EXPORT_SYMBOL_GPL(utf8guard_kit_settings_init);
  * @settings: initialised settings
  * @nb: called in process context after each store that returned 0, with
  *	the index of the setting in @settings->files as the action and the
- *	struct utf8guard_kit_file as the data
+ *	struct utf8guard_kit_file as the data; for a 0/1 setting written 1,
+ *	also before the store, with UTF8GUARD_KIT_TURNING_ON added to the
+ *	action, and after it even if it was refused
  *
  * Context: process context.
  * Return: 0.
@@ -71,20 +73,33 @@ int utf8guard_kit_notifier_unregister(struct utf8guard_kit_settings *settings,
 }
 EXPORT_SYMBOL_GPL(utf8guard_kit_notifier_unregister);
 
-/* Apply a write to a setting, then tell the notifier chain. */
+/*
+ * Apply a write to a setting, then tell the notifier chain; a 0/1 setting
+ * written 1, also before (UTF8GUARD_KIT_TURNING_ON), so that what it turns
+ * on is in effect before anyone reads 1 (issue 26, review round 6).
+ */
 int kit_settings_store(struct utf8guard_kit_file *file, const char *text,
 		       size_t len)
 {
 	struct utf8guard_kit_settings *settings = file->settings;
+	unsigned long index = file - settings->files;
+	struct utf8guard_parse_error error;
+	bool on = false;
 	int ret;
 
-	if (file->flag)
+	if (file->flag) {
+		if (utf8guard_parse_flag(text, len, &on, &error) && on)
+			blocking_notifier_call_chain(&settings->notifier,
+						     index |
+						     UTF8GUARD_KIT_TURNING_ON,
+						     file);
 		ret = utf8guard_hook_store_flag(&settings->lock, &file->value,
 						file->path, text, len);
-	else
+	} else {
 		ret = file->store(text, len);
-	if (!ret)
-		blocking_notifier_call_chain(&settings->notifier,
-					     file - settings->files, file);
+	}
+	/* After a refused 1 too: what was turned on may go again. */
+	if (!ret || on)
+		blocking_notifier_call_chain(&settings->notifier, index, file);
 	return ret;
 }

@@ -128,15 +128,23 @@ int policy_state_store_mode(const char *text, size_t len)
 		ret = -EPERM;
 	} else {
 		old = utf8guard_policy_get();
+		/*
+		 * In order of the changes, before the write returns; a mode
+		 * that checks, before it is in effect: no one reads a mode
+		 * the hooks do not enforce yet (issue 26, review round 6).
+		 */
+		if (old.mode != mode && mode != UTF8GUARD_MODE_OFF)
+			blocking_notifier_call_chain(&mode_notifiers, mode,
+						     NULL);
 		WRITE_ONCE(policy_word, pack(mode, old.classes));
 		if (old.mode != mode) {
 			pr_notice("mode %s -> %s (by %s[%d])\n",
 				  utf8guard_mode_name(old.mode),
 				  utf8guard_mode_name(mode), current->comm,
 				  task_pid_nr(current));
-			/* In order of the changes, before the write returns. */
-			blocking_notifier_call_chain(&mode_notifiers, mode,
-						     NULL);
+			if (mode == UTF8GUARD_MODE_OFF)
+				blocking_notifier_call_chain(&mode_notifiers,
+							     mode, NULL);
 		}
 	}
 	mutex_unlock(&policy_mutex);
@@ -148,12 +156,14 @@ EXPORT_SYMBOL_IF_KUNIT(policy_state_store_mode);
  * utf8guard_mode_notifier_register() - be told of every mode change
  * @nb: its notifier_call gets the new mode (enum utf8guard_mode) as action
  *
- * The call comes after the new mode is in effect (utf8guard_policy_get()
- * returns it) and before the sysfs write that changed it returns, from
- * the writer's process context, under the lock that orders mode changes:
- * calls come in the order of the changes, one at a time.  A hook module
- * uses it to arm what mode off had let it disarm before anyone can rely
- * on the new mode.  The callback may sleep; it must not change the policy.
+ * The call comes before a mode other than off is in effect, and after
+ * mode off is (utf8guard_policy_get() returns it), always before the
+ * sysfs write that changed it returns, from the writer's process context,
+ * under the lock that orders mode changes: calls come in the order of the
+ * changes, one at a time.  A hook module uses it to arm what mode off had
+ * let it disarm before anyone can read the new mode, so it must take the
+ * mode from @action, not from utf8guard_policy_get().  The callback may
+ * sleep; it must not change the policy.
  *
  * Context: process context; may sleep.
  * Return: 0 (see blocking_notifier_chain_register()).

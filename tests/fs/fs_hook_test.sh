@@ -1230,6 +1230,33 @@ if [ -r $kl ]; then
 	setmode enforce
 	sleep 2
 	expect_eq "off and back at once: the probes stay armed" "6 disabled 0" "$(fs_probes)"
+	# Review round 6 (F3): a write that turns checks on while the probes
+	# are still being disarmed (1 s after the off, for seconds under
+	# emulation) must not be read back before they are armed again: once
+	# "enforce" (or fs/enabled 1) reads back, a bad name is refused.  The
+	# on-write comes 1.1 to 2 s after the off, into the disarming.
+	# f3_race LABEL FILE OFF ON: see above, for a few delays.
+	f3_race() {
+		for f3_delay in 1.1 1.3 1.6 2.0; do
+			set_file "$2" "$3"
+			sleep $f3_delay
+			set_file "$2" "$4" &
+			f3_writer=$!
+			# Until it reads back, or the write has returned.
+			while kill -0 $f3_writer 2>/dev/null &&
+				[ "$(cat "$2")" != "$4" ]; do
+				:
+			done
+			f3_out=$("$fsop" mkdir $dis c0af)
+			wait $f3_writer
+			[ "$f3_out" = EILSEQ ] || "$fsop" rmdir $dis c0af >/dev/null
+			expect_eq "$1 after $f3_delay s: $4 read back, a bad name refused" \
+				EILSEQ "$f3_out"
+		done
+		expect_eq "$1: the probes armed" "6 disabled 0" "$(fs_probes)"
+	}
+	f3_race "F3: mode off, then enforce" $sys/mode off enforce
+	f3_race "F3: fs/enabled 0, then 1" $fs/enabled 0 1
 	# Loaded while off: armed for the self-test, disarmed 1 s later.
 	setmode off
 	rmmod utf8guard_fs
