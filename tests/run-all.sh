@@ -53,8 +53,8 @@ leads=C0-FF
 # name|cores|command|what it covers; longest first (see above).
 SUITE_TABLE=(
 	"test-kernel|2|tests/vm/build-test-kernel.sh|the debug test kernel, built once and cached in /var/cache/utf8guard"
-	"vm-test-1|1|tests/harness/vm-suite.sh test 1|test kernel: KUnit, fs hook with its full stress on tmpfs and 50 unload cycles, btrfs, ocfs2, bcachefs, integration"
-	"vm-test-2|1|tests/harness/vm-suite.sh test 2|test kernel: nf hook, fs hook's full stress on ext4"
+	"vm-test-1|1|tests/harness/vm-suite.sh test 1|test kernel: KUnit, fs hook with its stress on tmpfs and unload cycles, btrfs, ocfs2, bcachefs, integration"
+	"vm-test-2|1|tests/harness/vm-suite.sh test 2|test kernel: nf hook, fs hook's stress on ext4"
 )
 # The kernel matrix (tests/vm/kernels.conf): one vm-stock-NAME suite per
 # kernel, each building the modules W=1 and running the fs hook, nf hook
