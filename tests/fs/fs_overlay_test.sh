@@ -287,7 +287,7 @@ rm -rf $b/big-lower $b/big-upper $b/big-work
 mkdir -p $b/r6-lower $b/r6-upper $b/r6-work $b/r6-merged \
 	$b/r6i-lower $b/r6i-upper $b/r6i-work $b/r6i-merged
 setmode off	# legacy files, from before
-for r6 in 66 6632 6633; do
+for r6 in 66 6632 6633 6634; do
 	"$fsop" create $b/r6-lower $r6 >/dev/null
 	"$fsop" write $b/r6-lower $r6 old >/dev/null
 done
@@ -352,6 +352,28 @@ expect_eq "round 6 F1: a link begun before policy bidi, refused after it" \
 expect_eq "round 6 F1: ... its name not on the upper layer" ENOENT \
 	"$("$fsop" stat $b/r6-upper 61e280ae62)"
 set_file $sys/policy "strict path-tricks"
+# F1, policy in audit: the same, mode audit throughout: the bidi name is
+# made, and since the overlay's hook judged it under the old policy, the
+# upper layer checks it again: audited and logged once, not passed
+# silently.
+setmode audit
+r6_lease $b/r6-lower 6634
+mark
+r6_a0=$(count link audited)
+"$fsop" --as-uid 1000 link $b/r6-merged 6634 62e280ae62 >/tmp/r6.out 2>&1 &
+r6_op=$!
+sleep 2
+set_file $sys/policy "strict path-tricks bidi"
+r6_release
+wait $r6_op
+expect_eq "round 6 F1: audit: a link begun before policy bidi is made" ok \
+	"$(cat /tmp/r6.out)"
+expect_eq "round 6 F1: audit: ... audited once the policy has bidi" \
+	$((r6_a0 + 1)) "$(count link audited)"
+expect_match "round 6 F1: audit: ... and logged" \
+	'audit: would refuse link .*bidi' "$(log_since)"
+set_file $sys/policy "strict path-tricks"
+setmode enforce
 # F1, fstypes: the same link begun while fs/fstypes leaves out overlay,
 # made once it watches every filesystem again.
 set_file $fs/fstypes "tmpfs ext4"
