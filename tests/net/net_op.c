@@ -28,7 +28,8 @@
  *	COUNT connections; HEX1 on each in turn, then HEX2 on each in turn,
  *	each awaited: "ok-conns A stalled-conns B first-stalled F last-ok L"
  *	(a reset connection counts as stalled).
- *	--pause-before-last MS sleeps between the two rounds.
+ *	--pause-before-last MS sleeps between the two rounds, then
+ *	--wait-file waits for its PATH.
  *   tcp-tfo ADDR PORT HEX1 HEX2
  *	TCP Fast Open: a listener with TCP_FASTOPEN, a client that sends
  *	HEX1 with MSG_FASTOPEN, in its SYN if the kernel lets it (without
@@ -306,7 +307,8 @@ static const char usage_text[] =
 	"  --then-wait MS          tcp: after a stall, wait MS more for it\n"
 	"  --signal-file PATH      tcp: create PATH when a chunk stalls;\n"
 	"                          tcp-expire: once all are connected\n"
-	"  --wait-file PATH        tcp-expire: wait for PATH before HEX1\n"
+	"  --wait-file PATH        tcp-expire: wait for PATH before HEX1;\n"
+	"                          tcp-many: before HEX2, after the pause\n"
 	"  --bind-dev NAME         tcp-inject: bind the listener, the sender and\n"
 	"                          the raw sockets to device NAME\n"
 	"  --burst-pause US        udp-flood: sleep US after every 64 datagrams\n"
@@ -1288,6 +1290,15 @@ static void close_connections(struct connections *c)
 	close(c->listener);
 }
 
+static void wait_for_file(const char *path)
+{
+	while (access(path, F_OK) < 0) {
+		if (errno != ENOENT)
+			fail_on("access", path);
+		sleep_ms(WAIT_FILE_POLL_MS);
+	}
+}
+
 static int cmd_tcp_many(char **arg)
 {
 	struct tally t = { .first_stalled = -1, .last_ok = -1 };
@@ -1300,6 +1311,8 @@ static int cmd_tcp_many(char **arg)
 			 now_ms() + opt.timeout_ms);
 	if (opt.pause_ms)
 		sleep_ms(opt.pause_ms);
+	if (opt.wait_file)
+		wait_for_file(opt.wait_file);
 	for (k = 0; k < c.count; k++)
 		count_outcome(&t, k, transfer(&c.pair[k], &c.s[k], c.both.len,
 					      now_ms() + opt.timeout_ms));
@@ -1311,14 +1324,6 @@ static int cmd_tcp_many(char **arg)
 
 /* --- tcp-expire: many flows idle at once ---------------------------------- */
 
-static void wait_for_file(const char *path)
-{
-	while (access(path, F_OK) < 0) {
-		if (errno != ENOENT)
-			fail_on("access", path);
-		sleep_ms(WAIT_FILE_POLL_MS);
-	}
-}
 
 /*
  * COUNT connections, HEX1 handed to each in one quick burst (so that their

@@ -761,11 +761,17 @@ expect_eq "stray flood: $flood_count segments sent" "sent $flood_count" "$out"
 expect_match "stray flood: refused as nostate" '(^| )nostate\+[1-9]' "$(delta)"
 flows_drain "stray flood: no flow state"
 # Namespace churn with a full table: each exit sweeps the table in
-# bounded holds of its lock.
-"$net_op" tcp-many --timeout 1000 --pause-before-last 20000 127.0.0.1 8080 \
+# bounded holds of its lock.  The flows are held until /tmp/nf-release
+# exists (a fixed 20 s once ran out first on a loaded host).
+rm -f /tmp/nf-release
+"$net_op" tcp-many --timeout 1000 --wait-file /tmp/nf-release 127.0.0.1 8080 \
 	16 e0 a080 >/tmp/nf-held 2>&1 &
 held=$!
-sleep 3
+n=0
+while [ "$(cat $net/flows)" != 16 ] && [ $n -lt 100 ]; do
+	sleep 0.2
+	n=$((n + 1))
+done
 expect_eq "16 flows held" 16 "$(cat $net/flows)"
 n=0
 while [ $n -lt 30 ]; do
@@ -773,6 +779,7 @@ while [ $n -lt 30 ]; do
 	n=$((n + 1))
 done
 expect_eq "30 namespaces gone, the 16 flows kept" 16 "$(cat $net/flows)"
+touch /tmp/nf-release
 wait $held
 expect_eq "the held flows complete" \
 	"ok-conns 16 stalled-conns 0 first-stalled -1 last-ok 15" \
@@ -813,10 +820,12 @@ expect_eq "260 idle flows expired: every connection is reset" \
 expect_match "expired +260" '(^| )expired\+260( |$)' "$(delta)"
 flows_drain "flows 0 after expiry"
 # More flows expire at one collection than the reset queue takes
-# (resets_max, here its least, 16, so that 100 flows overflow it by far on
-# any machine; 5000 against the default 4096 needed all 5000 to go idle
-# within one collection, which a slow host missed): those it cannot
-# queue keep their entry and are reset at the next one.  Dropping their
+# (resets_max, here 64, so that 100 flows overflow it by far on any
+# machine, and the next collection, 10 s later, resets the rest well
+# within the 45 s pause; 5000 against the default 4096 needed all 5000
+# to go idle within one collection, which a slow host missed; 16 needed
+# 7 collections, longer than the pause): those it cannot queue keep
+# their entry and are reset at the next one.  Dropping their
 # entry instead would deliver "41" after "e0".  The flows must go idle
 # together: their e0 is sent in one burst a second after a collection,
 # which a sentinel flow's expiry shows (the collection timer may fire up
@@ -826,10 +835,10 @@ expect_status "rmmod utf8guard_nf" 0 rmmod utf8guard_nf
 for bad in resets_max=15 resets_max=65537; do
 	expect_failure "insmod $bad refused" insmod "$mods/utf8guard_nf.ko" "$bad"
 done
-expect_status "insmod resets_max=16 flow_timeout=10" 0 \
+expect_status "insmod resets_max=64 flow_timeout=10" 0 \
 	insmod "$mods/utf8guard_nf.ko" ports=tcp:8080-8081 flow_timeout=10 \
-	resets_max=16
-expect_eq "resets_max=16 in its parameter" 16 \
+	resets_max=64
+expect_eq "resets_max=64 in its parameter" 64 \
 	"$(cat /sys/module/utf8guard_nf/parameters/resets_max)"
 rm -f /tmp/nf-ready /tmp/nf-go
 "$net_op" tcp-expire --timeout 3000 --pause-before-last 45000 \
