@@ -174,6 +174,7 @@ enum fs_overlay_name {
 	FS_OVERLAY_NOT_OWN,	/* check it as any new name */
 	FS_OVERLAY_OWN,		/* an existing or temporary name: it passes */
 	FS_OVERLAY_JUDGED,	/* judged on the overlay under these settings */
+	FS_OVERLAY_CHECK,	/* the user's, judged under other settings */
 };
 
 enum fs_overlay_name fs_overlay_internal(const struct dentry *new_dentry,

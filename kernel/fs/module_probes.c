@@ -55,6 +55,11 @@ struct module_probe {
 	struct kretprobe rp;	/* rp.kp is the kprobe of both kinds */
 	bool registered;
 	u64 missed_before;	/* nmissed of earlier registrations */
+	/*
+	 * A skipped hit is counted by its consequence instead: a copy-up
+	 * that ends unmarked (overlay.c), or nothing (a fallback's drop).
+	 */
+	bool missed_elsewhere;
 };
 
 struct probed_module {
@@ -107,6 +112,7 @@ static struct module_probe overlay_probes[] = {
 		.ret_handler = fs_overlay_copy_up_return,
 		.data_size = sizeof(void *),
 		.maxactive = OVERLAY_COPY_UPS,
+		.missed_elsewhere = true,
 	},
 	{ .symbol = "overlay:ovl_copy_up_end",
 	  .pre_handler = fs_overlay_copy_up_end },
@@ -118,6 +124,7 @@ static struct module_probe overlay_probes[] = {
 		.ret_handler = fs_overlay_copy_up_one_return,
 		.data_size = sizeof(void *),
 		.maxactive = OVERLAY_COPY_UPS,
+		.missed_elsewhere = true,
 	},
 	OVERLAY_OP("ovl_create_object", fs_overlay_create_entry),
 	OVERLAY_OP("ovl_link", fs_overlay_link_entry),
@@ -460,6 +467,8 @@ u64 fs_module_probes_missed(void)
 		for (p = 0; p < modules[k].count; p++) {
 			const struct module_probe *mp = &modules[k].probes[p];
 
+			if (mp->missed_elsewhere)
+				continue;
 			sum += mp->missed_before;
 			if (!mp->registered)
 				continue;

@@ -122,12 +122,17 @@ static bool is_temp_name(const struct qstr *name)
 /* Whether a MARK_OP's operation makes an upper @op of its name. */
 static bool op_makes(const struct mark *m, enum fs_op op)
 {
+	/*
+	 * Over a whiteout, a create or link makes a temporary name, then
+	 * exchanges it with the whiteout: a rename of the user's name.
+	 */
 	switch (m->op) {
 	case MARK_OP_CREATE:
 		return op == FS_OP_CREATE || op == FS_OP_MKDIR ||
-		       op == FS_OP_MKNOD || op == FS_OP_SYMLINK;
+		       op == FS_OP_MKNOD || op == FS_OP_SYMLINK ||
+		       op == FS_OP_RENAME;
 	case MARK_OP_LINK:
-		return op == FS_OP_LINK;
+		return op == FS_OP_LINK || op == FS_OP_RENAME;
 	case MARK_OP_RENAME:
 	case MARK_OP_REMOVE:
 		return op == FS_OP_RENAME;
@@ -136,14 +141,25 @@ static bool op_makes(const struct mark *m, enum fs_op op)
 }
 
 /*
- * Whether the overlay's own hook checked MARK_OP @m's name (and target)
- * under the settings of the upper check, @policy, as they are now.
+ * What becomes of the user's new name of MARK_OP @m on the upper layer,
+ * under @policy and the settings as they are now: checked as the
+ * overlay's own hook would check it now, wherever it is made (also on an
+ * upper filesystem outside fs/fstypes, and by an exchange with a
+ * whiteout, which the upper layer's rules let through): review round 7
+ * held a judged operation back on the source's inode lock while an admin
+ * tightened a setting, and made refused names that way.  Quietly, when
+ * the overlay's hook judged it under these same settings as far as the
+ * operation's entry can tell.  By the upper layer's rules only if the
+ * overlay is not checked now.
  */
-static bool judged_on_overlay(const struct mark *m,
-			      const struct utf8guard_policy *policy)
+static enum fs_overlay_name judged_verdict(const struct mark *m,
+					   const struct utf8guard_policy *policy)
 {
-	return (m->judged_under & VIEW_WATCHED) &&
-	       m->judged_under == hook_view(m->sb, policy);
+	u64 now = hook_view(m->sb, policy);
+
+	if (!(now & VIEW_WATCHED))
+		return FS_OVERLAY_NOT_OWN;
+	return m->judged_under == now ? FS_OVERLAY_JUDGED : FS_OVERLAY_CHECK;
 }
 
 /* What the current task's mark @m says of the upper operation @u. */
@@ -161,9 +177,8 @@ static enum fs_overlay_name mark_verdict(const struct mark *m,
 	if (u->temp) {
 		if (u->op != FS_OP_SYMLINK)
 			return FS_OVERLAY_OWN;
-		return m->op == MARK_OP_CREATE &&
-		       judged_on_overlay(m, u->policy) ?
-		       FS_OVERLAY_JUDGED : FS_OVERLAY_NOT_OWN;
+		return m->op == MARK_OP_CREATE && m->judged_under ?
+		       judged_verdict(m, u->policy) : FS_OVERLAY_NOT_OWN;
 	}
 	if (!op_makes(m, u->op) || !same_name(m, u))
 		return FS_OVERLAY_NOT_OWN;
@@ -174,9 +189,7 @@ static enum fs_overlay_name mark_verdict(const struct mark *m,
 	 */
 	if (m->op == MARK_OP_REMOVE || !m->judged_under)
 		return FS_OVERLAY_OWN;
-	/* Judged by the overlay's own hook, under these settings. */
-	return judged_on_overlay(m, u->policy) ? FS_OVERLAY_JUDGED :
-						 FS_OVERLAY_NOT_OWN;
+	return judged_verdict(m, u->policy);
 }
 
 static bool mark_answers(const struct mark *m, void *arg)
@@ -203,7 +216,9 @@ static bool mark_answers(const struct mark *m, void *arg)
  * judged under the settings the upper check has now: refuse it only if
  * @policy refuses it in enforce (the settings changed between the hook
  * and the operation's entry), else let it through uncounted;
- * FS_OVERLAY_NOT_OWN otherwise: check it as any new name.
+ * FS_OVERLAY_CHECK for the user's new name judged under other settings:
+ * check and count it.  Both whatever the upper filesystem and the kind
+ * of rename.  FS_OVERLAY_NOT_OWN otherwise: the upper layer's rules.
  */
 enum fs_overlay_name fs_overlay_internal(const struct dentry *new_dentry,
 					 enum fs_op op,

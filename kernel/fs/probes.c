@@ -67,9 +67,13 @@ static int check_dentry(enum fs_op op, const struct utf8guard_policy *policy,
 			      dentry->d_name.len);
 }
 
-/* A new name, unless overlayfs makes it on its own (overlay.c). */
+/*
+ * A new name, checked if @wanted (this filesystem, this mode, a name that
+ * does not exist), but as overlay.c says for the names overlayfs makes on
+ * a task's behalf: its own pass, the user's are checked as on the overlay.
+ */
 static int check_new_name(enum fs_op op, const struct utf8guard_policy *policy,
-			  const struct dentry *dentry)
+			  bool wanted, const struct dentry *dentry)
 {
 	switch (fs_overlay_internal(dentry, op, policy)) {
 	case FS_OVERLAY_OWN:
@@ -77,8 +81,10 @@ static int check_new_name(enum fs_op op, const struct utf8guard_policy *policy,
 	case FS_OVERLAY_JUDGED:
 		return fs_check_judged(op, policy, dentry->d_name.name,
 				       dentry->d_name.len);
-	default:
+	case FS_OVERLAY_CHECK:
 		return check_dentry(op, policy, dentry);
+	default:
+		return wanted ? check_dentry(op, policy, dentry) : 0;
 	}
 }
 
@@ -93,16 +99,16 @@ static int check_in_dir(enum fs_op op, struct pt_regs *regs)
 	struct dentry *dentry =
 		(struct dentry *)regs_get_kernel_argument(regs, 1);
 	struct utf8guard_policy policy;
+	bool wanted;
 
 	if (selftest_running())
 		return selftest_hit(regs, dentry);
 	/* The hooked function returns 0 for private inodes: so do we. */
 	if (unlikely(IS_PRIVATE(dir)))
 		return 0;
-	if (!fs_check_wanted(dir->i_sb, &policy))
-		return 0;
-	return fs_probe_refuse(regs,
-			       check_new_name(op, &policy, dentry));
+	wanted = fs_check_wanted(dir->i_sb, &policy);
+	return fs_probe_refuse(regs, check_new_name(op, &policy, wanted,
+						    dentry));
 }
 
 static int pre_create(struct kprobe *p, struct pt_regs *regs)
@@ -135,21 +141,26 @@ static int pre_symlink(struct kprobe *p, struct pt_regs *regs)
 	int (*check)(enum fs_op op, const struct utf8guard_policy *policy,
 		     const u8 *bytes, size_t len);
 	struct utf8guard_policy policy;
+	bool wanted;
 	int verdict;
 
 	if (selftest_running())
 		return selftest_hit(regs, dentry);
 	if (unlikely(IS_PRIVATE(dir)))
 		return 0;
-	if (!fs_check_wanted(dir->i_sb, &policy))
-		return 0;
+	wanted = fs_check_wanted(dir->i_sb, &policy);
 	switch (fs_overlay_internal(dentry, FS_OP_SYMLINK, &policy)) {
 	case FS_OVERLAY_OWN:
 		return 0;
 	case FS_OVERLAY_JUDGED:	/* a temporary name; the user's target */
 		check = fs_check_judged;
 		break;
+	case FS_OVERLAY_CHECK:
+		check = fs_check_bytes;
+		break;
 	default:
+		if (!wanted)
+			return 0;
 		check = fs_check_bytes;
 	}
 	verdict = check(FS_OP_SYMLINK, &policy, dentry->d_name.name,
@@ -172,15 +183,15 @@ static int pre_link(struct kprobe *p, struct pt_regs *regs)
 	struct dentry *new_dentry =
 		(struct dentry *)regs_get_kernel_argument(regs, 2);
 	struct utf8guard_policy policy;
+	bool wanted;
 
 	if (selftest_running())
 		return selftest_hit(regs, new_dentry);
 	if (unlikely(IS_PRIVATE(d_backing_inode(old_dentry))))
 		return 0;
-	if (!fs_check_wanted(dir->i_sb, &policy))
-		return 0;
+	wanted = fs_check_wanted(dir->i_sb, &policy);
 	return fs_probe_refuse(regs, check_new_name(FS_OP_LINK, &policy,
-						    new_dentry));
+						    wanted, new_dentry));
 }
 
 /*
@@ -201,6 +212,7 @@ static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 		(struct dentry *)regs_get_kernel_argument(regs, 3);
 	unsigned int flags = regs_get_kernel_argument(regs, 4);
 	struct utf8guard_policy policy;
+	bool wanted;
 
 	if (selftest_running())
 		return selftest_hit(regs, new_dentry);
@@ -208,12 +220,10 @@ static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 		     (d_is_positive(new_dentry) &&
 		      IS_PRIVATE(d_backing_inode(new_dentry)))))
 		return 0;
-	if ((flags & RENAME_EXCHANGE) || d_is_positive(new_dentry))
-		return 0;
-	if (!fs_check_wanted(new_dir->i_sb, &policy))
-		return 0;
+	wanted = fs_check_wanted(new_dir->i_sb, &policy) &&
+		 !(flags & RENAME_EXCHANGE) && d_is_negative(new_dentry);
 	return fs_probe_refuse(regs, check_new_name(FS_OP_RENAME, &policy,
-						    new_dentry));
+						    wanted, new_dentry));
 }
 
 #define PROBE(sym, handler) {					\
@@ -342,7 +352,7 @@ static void report_health(unsigned int unhooked, unsigned long which,
 		last_unhooked = unhooked;
 	}
 	if (missed != last_missed) {
-		pr_warn("%llu probe hits missed (another probe was running on that CPU, or too many overlayfs operations at once): hooked operations not checked, or overlayfs copy-ups checked as new names\n",
+		pr_warn("%llu probe hits missed (another probe was running on that CPU, too many overlayfs operations at once, or an overlayfs copy-up begun while the probes were disarmed): hooked operations not checked, or overlayfs copy-ups checked as new names\n",
 			missed - last_missed);
 		last_missed = missed;
 	}

@@ -429,10 +429,80 @@ expect_eq "round 6 F2b: ... counted in fs/missed" $((r6_missed + 1)) \
 	"$(cat $fs/missed)"
 expect_eq "round 6 F2b: ... the next append works" ok \
 	"$("$fsop" append $b/r6-merged 6be9 z)"
-echo "$break_time" >/proc/sys/fs/lease-break-time
 umount $b/r6-merged $b/r6i-merged
 rm -rf $b/r6-lower $b/r6-upper $b/r6-work $b/r6-merged \
 	$b/r6i-lower $b/r6i-upper $b/r6i-work $b/r6i-merged
+
+# Review round 7: the window is before the overlay operation's entry.
+# vfs_link() and vfs_rename() take the source's inode lock after the
+# overlay's own hook has judged the name; root's chmod of that file holds
+# the lock while its copy-up waits for uid 1000's lease.  A setting
+# tightened meanwhile must still hold when the name is made: also on an
+# upper filesystem outside fs/fstypes (the overlay's hook is then the only
+# check), and by a rename onto a deleted legacy name (its whiteout: the
+# upper layer renames onto an existing entry, which it lets through).
+mkdir -p $b/r7-lower $b/r7-upper $b/r7-work $b/r7-merged
+setmode off
+for r7 in 6631 6632 6633 7865; do	# f1 f2 f3, and "xe" to delete
+	"$fsop" create $b/r7-lower $r7 >/dev/null
+	"$fsop" write $b/r7-lower $r7 old >/dev/null
+done
+"$fsop" create $b/r7-lower 78e9 >/dev/null	# "x" E9, a legacy name
+chown -R 1000:1000 $b/r7-lower
+chmod 666 $b/r7-lower/*
+chmod 1777 $b/r7-upper
+setmode enforce
+expect_status "round 7: mount overlay" 0 mount -t overlay overlay \
+	-o "lowerdir=$b/r7-lower,upperdir=$b/r7-upper,workdir=$b/r7-work" \
+	$b/r7-merged
+expect_eq "round 7: delete the legacy x E9 (a whiteout)" ok \
+	"$("$fsop" unlink $b/r7-merged 78e9)"
+# r7_window NAME HEX CHANGE OP...: uid 1000's lease on lower NAME (HEX),
+# root's chmod of it (its copy-up waits, holding the inode lock), OP on
+# it (past the overlay's hook, it waits for the lock), then CHANGE, then
+# the release.
+r7_window() {
+	r7_name=$1
+	r7_f=$2
+	r7_change=$3
+	shift 3
+	r6_lease $b/r7-lower $r7_f
+	chmod 600 "$b/r7-merged/$r7_name" &
+	r7_chmod=$!
+	sleep 1
+	"$fsop" "$@" >/tmp/r7.out 2>&1 &
+	r7_op=$!
+	sleep 1
+	eval "$r7_change"
+	r6_release
+	wait $r7_chmod $r7_op
+}
+set_file $fs/fstypes overlay
+setmode off
+r7_window f1 6631 'setmode enforce' link $b/r7-merged 6631 61ff62
+expect_eq "round 7: upper unwatched, off then enforce: a link refused" \
+	EILSEQ "$(cat /tmp/r7.out)"
+expect_eq "round 7: ... its name not on the upper layer" ENOENT \
+	"$("$fsop" stat $b/r7-upper 61ff62)"
+r7_window f2 6632 'set_file $sys/policy "strict path-tricks bidi"' \
+	link $b/r7-merged 6632 61e280ae62
+expect_eq "round 7: upper unwatched, bidi added: a link refused" \
+	EILSEQ "$(cat /tmp/r7.out)"
+set_file $sys/policy "strict path-tricks"
+set_file $fs/fstypes '*'
+setmode audit
+r7_window f3 6633 'setmode enforce' rename $b/r7-merged 6633 78e9
+expect_eq "round 7: audit then enforce: a rename onto a deleted legacy name refused" \
+	EILSEQ "$(cat /tmp/r7.out)"
+expect_eq "round 7: ... the name stays deleted" ENOENT \
+	"$("$fsop" stat $b/r7-merged 78e9)"
+expect_eq "round 7: delete xe (a whiteout)" ok \
+	"$("$fsop" unlink $b/r7-merged 7865)"
+expect_eq "round 7: a good rename onto a whiteout still works" ok \
+	"$("$fsop" rename $b/r7-merged 6633 7865)"
+echo "$break_time" >/proc/sys/fs/lease-break-time
+umount $b/r7-merged
+rm -rf $b/r7-lower $b/r7-upper $b/r7-work $b/r7-merged
 
 # Review rounds 3 and 4: tasks waiting behind one copy-up held all 1024
 # instances of the copy-up kretprobes, and every other copy-up on the
