@@ -150,7 +150,8 @@ dmesg -n 1	# not 40000 warnings on the serial console
 t0=$(centis); modprobe btrfs $race_params; t1=$(centis)
 rmmod btrfs
 late=0
-for pct in 50 30 70 20 80 40 60; do
+# Up to 17 delays, until one lands in it (7 once missed it on 6.12).
+for pct in 50 30 70 20 80 40 60 10 90 35 65 25 75 45 55 15 85; do
 	delay=$(((t1 - t0) * pct / 100))
 	late0=$(late_lines)
 	# shellcheck disable=SC2086
