@@ -4,7 +4,7 @@
 # which runs beside VM 1 (guest-run-test-kernel.sh): the netfilter hook
 # suite, its races, the TCP fuzzer's round, then the fs hook's stress on
 # ext4 (fs_hook_test.sh --stress-only): 16 x FS_STRESS_ITER from the kernel
-# command line (vm-suite.sh: 2500 in make check, about 250 s; 10000 in
+# command line (vm-suite.sh: 1000 in make check, about 190 s; 10000 in
 # check-long).
 # Single-threaded TCG runs each VM on one host core, so two VMs side by
 # side take the time of the longer one.

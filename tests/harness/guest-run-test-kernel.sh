@@ -33,7 +33,7 @@ for t in $kunit_suites; do
 done
 rmmod utf8guard || status=1
 
-# The stress, here on tmpfs only (16 x FS_STRESS_ITER: 2500 in make check,
+# The stress, here on tmpfs only (16 x FS_STRESS_ITER: 1000 in make check,
 # about 100 s; 10000 in check-long), then FS_CYCLES unload/load cycles (20;
 # 50): both from the kernel command line (vm-suite.sh).  VM 2
 # (guest-run-test-kernel-2.sh) runs the nf hook suite and the ext4 stress
