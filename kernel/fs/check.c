@@ -38,6 +38,18 @@ static bool find_violation(enum fs_op op,
 	       utf8guard_name_violation(policy->classes, bytes, len, report);
 }
 
+/* Count, log and decide one check whose first refused error is @violation. */
+static int judge(enum fs_op op, const struct utf8guard_policy *policy,
+		 const struct utf8guard_report *violation, const u8 *bytes,
+		 size_t len)
+{
+	int verdict = utf8guard_judge(policy, violation, bytes, len,
+				      fs_op_name(op));
+
+	fs_count(op, violation, verdict != 0);
+	return verdict;
+}
+
 /**
  * fs_check_bytes() - check a name or symlink target, count, log, decide
  *
@@ -55,15 +67,11 @@ static bool find_violation(enum fs_op op,
 int fs_check_bytes(enum fs_op op, const struct utf8guard_policy *policy,
 		   const u8 *bytes, size_t len)
 {
-	struct utf8guard_report report, *violation = NULL;
-	int verdict;
+	struct utf8guard_report report;
 
-	if (find_violation(op, policy, bytes, len, &report))
-		violation = &report;
-	verdict = utf8guard_judge(policy, violation, bytes, len,
-				  fs_op_name(op));
-	fs_count(op, violation, verdict != 0);
-	return verdict;
+	return judge(op, policy,
+		     find_violation(op, policy, bytes, len, &report) ?
+		     &report : NULL, bytes, len);
 }
 
 /**
@@ -90,5 +98,5 @@ int fs_check_judged(enum fs_op op, const struct utf8guard_policy *policy,
 	if (policy->mode != UTF8GUARD_MODE_ENFORCE ||
 	    !find_violation(op, policy, bytes, len, &report))
 		return 0;
-	return fs_check_bytes(op, policy, bytes, len);
+	return judge(op, policy, &report, bytes, len);
 }

@@ -60,32 +60,40 @@ static int selftest_hit(struct pt_regs *regs, const struct dentry *dentry)
 	return 0;
 }
 
-static int check_dentry(enum fs_op op, const struct utf8guard_policy *policy,
-			const struct dentry *dentry)
-{
-	return fs_check_bytes(op, policy, dentry->d_name.name,
-			      dentry->d_name.len);
-}
+typedef int (*fs_check_fn)(enum fs_op op,
+			   const struct utf8guard_policy *policy,
+			   const u8 *bytes, size_t len);
 
 /*
- * A new name, checked if @wanted (this filesystem, this mode, a name that
- * does not exist), but as overlay.c says for the names overlayfs makes on
- * a task's behalf: its own pass, the user's are checked as on the overlay.
+ * How to check a new name @dentry (and a symlink's target with it):
+ * fs_check_bytes() if @wanted (this filesystem, this mode, a name that
+ * does not exist), NULL to let it through; but as overlay.c says for the
+ * names overlayfs makes on a task's behalf: its own pass, the user's are
+ * checked as on the overlay.
  */
-static int check_new_name(enum fs_op op, const struct utf8guard_policy *policy,
-			  bool wanted, const struct dentry *dentry)
+static fs_check_fn new_name_check(enum fs_op op,
+				  const struct utf8guard_policy *policy,
+				  bool wanted, const struct dentry *dentry)
 {
 	switch (fs_overlay_internal(dentry, op, policy)) {
 	case FS_OVERLAY_OWN:
-		return 0;
+		return NULL;
 	case FS_OVERLAY_JUDGED:
-		return fs_check_judged(op, policy, dentry->d_name.name,
-				       dentry->d_name.len);
+		return fs_check_judged;
 	case FS_OVERLAY_CHECK:
-		return check_dentry(op, policy, dentry);
+		return fs_check_bytes;
 	default:
-		return wanted ? check_dentry(op, policy, dentry) : 0;
+		return wanted ? fs_check_bytes : NULL;
 	}
+}
+
+static int check_new_name(enum fs_op op, const struct utf8guard_policy *policy,
+			  bool wanted, const struct dentry *dentry)
+{
+	fs_check_fn check = new_name_check(op, policy, wanted, dentry);
+
+	return check ? check(op, policy, dentry->d_name.name,
+			     dentry->d_name.len) : 0;
 }
 
 /*
@@ -138,8 +146,7 @@ static int pre_symlink(struct kprobe *p, struct pt_regs *regs)
 	struct dentry *dentry =
 		(struct dentry *)regs_get_kernel_argument(regs, 1);
 	const char *target = (const char *)regs_get_kernel_argument(regs, 2);
-	int (*check)(enum fs_op op, const struct utf8guard_policy *policy,
-		     const u8 *bytes, size_t len);
+	fs_check_fn check;
 	struct utf8guard_policy policy;
 	bool wanted;
 	int verdict;
@@ -149,20 +156,10 @@ static int pre_symlink(struct kprobe *p, struct pt_regs *regs)
 	if (unlikely(IS_PRIVATE(dir)))
 		return 0;
 	wanted = fs_check_wanted(dir->i_sb, &policy);
-	switch (fs_overlay_internal(dentry, FS_OP_SYMLINK, &policy)) {
-	case FS_OVERLAY_OWN:
+	/* A temporary name's target, made over a whiteout, is the user's. */
+	check = new_name_check(FS_OP_SYMLINK, &policy, wanted, dentry);
+	if (!check)
 		return 0;
-	case FS_OVERLAY_JUDGED:	/* a temporary name; the user's target */
-		check = fs_check_judged;
-		break;
-	case FS_OVERLAY_CHECK:
-		check = fs_check_bytes;
-		break;
-	default:
-		if (!wanted)
-			return 0;
-		check = fs_check_bytes;
-	}
 	verdict = check(FS_OP_SYMLINK, &policy, dentry->d_name.name,
 			dentry->d_name.len);
 	if (!verdict && fs_check_symlink_target())
