@@ -37,6 +37,15 @@ counts() {
 	done
 }
 
+# ovl_mount LABEL NAME [OPTIONS]: overlay $b/NAME-lower, -upper and -work
+# (OPTIONS first, e.g. index=on) on $b/NAME-merged, as check
+# "LABEL: mount overlay [(OPTIONS)]".
+ovl_mount() {
+	expect_status "$1: mount overlay${3:+ ($3)}" 0 mount -t overlay overlay \
+		-o "${3:+$3,}lowerdir=$b/$2-lower,upperdir=$b/$2-upper,workdir=$b/$2-work" \
+		"$b/$2-merged"
+}
+
 # Names (hex) in the lower layer.
 LEGACY=6c6567616379e9	# "legacy" + E9 (Latin-1 é): appended to
 TRUNC=7472e9		# truncated
@@ -261,8 +270,7 @@ chmod 666 "$b/big-lower/$(printf 'big\351')"
 setmode enforce
 expect_eq "B2: a 96 MiB legacy file" ok "$("$fsop" stat $b/big-lower $BIG)"
 chmod 1777 $b/big-upper
-expect_status "B2: mount overlay" 0 mount -t overlay overlay \
-	-o "lowerdir=$b/big-lower,upperdir=$b/big-upper,workdir=$b/big-work" $b/big-merged
+ovl_mount B2 big
 "$fsop" --as-uid 1000 append $b/big-merged $BIG x -- sleep / 2500 -- \
 	create $b/plain 6232 -- rename $b/plain 6232 $BIG -- \
 	symlink $b/plain 2339 c0ae2e >/tmp/b2.out 2>&1 &
@@ -300,12 +308,8 @@ chown -R 1000:1000 $b/r6-lower $b/r6i-lower
 chmod 666 $b/r6-lower/* $b/r6i-lower/*
 chmod 1777 $b/r6-upper $b/r6i-upper
 setmode enforce
-expect_status "round 6: mount overlay" 0 mount -t overlay overlay \
-	-o "lowerdir=$b/r6-lower,upperdir=$b/r6-upper,workdir=$b/r6-work" \
-	$b/r6-merged
-expect_status "round 6: mount overlay (index=on)" 0 mount -t overlay overlay \
-	-o "index=on,lowerdir=$b/r6i-lower,upperdir=$b/r6i-upper,workdir=$b/r6i-work" \
-	$b/r6i-merged
+ovl_mount "round 6" r6
+ovl_mount "round 6" r6i index=on
 break_time=$(cat /proc/sys/fs/lease-break-time)
 echo 60 >/proc/sys/fs/lease-break-time
 # r6_lease DIR HEX: uid 1000's lease on DIR/HEX, held in the background
@@ -452,9 +456,7 @@ chown -R 1000:1000 $b/r7-lower
 chmod 666 $b/r7-lower/*
 chmod 1777 $b/r7-upper
 setmode enforce
-expect_status "round 7: mount overlay" 0 mount -t overlay overlay \
-	-o "lowerdir=$b/r7-lower,upperdir=$b/r7-upper,workdir=$b/r7-work" \
-	$b/r7-merged
+ovl_mount "round 7" r7
 expect_eq "round 7: delete the legacy x E9 (a whiteout)" ok \
 	"$("$fsop" unlink $b/r7-merged 78e9)"
 # r7_window NAME HEX CHANGE OP...: uid 1000's lease on lower NAME (HEX),
@@ -524,9 +526,7 @@ done
 chown -R 1000:1000 $b/ex-lower
 chmod 1777 $b/ex-upper $b/ns
 setmode enforce
-expect_status "exhaust: mount overlay (index=on)" 0 mount -t overlay overlay \
-	-o "index=on,lowerdir=$b/ex-lower,upperdir=$b/ex-upper,workdir=$b/ex-work" \
-	$b/ex-merged
+ovl_mount exhaust ex index=on
 break_time=$(cat /proc/sys/fs/lease-break-time)
 echo 600 >/proc/sys/fs/lease-break-time
 # waiting_tasks: how many fs_op processes there are, but the lease's.
