@@ -21,7 +21,7 @@
 # kernel; without it, they run shortened (vm-suite.sh says how long,
 # Documentation/testing.rst why that is enough).
 #
-# CHECK_DEADLINE=S (default 5100 for make check, 0 = none for check-long):
+# CHECK_DEADLINE=S (default 5330 for make check, 0 = none for check-long):
 # S seconds after the start, the suites still running are stopped and fail
 # ("stopped at the deadline"), those not started fail too, and the table
 # is printed: CI stops the whole run at 5400 s and would print nothing.
@@ -84,7 +84,7 @@ declare -A NEEDS=(
 	[cli]=build [cli-admin]=build
 )
 
-deadline=${CHECK_DEADLINE:-$([ -n "$CHECK_LONG" ] && echo 0 || echo 5100)}
+deadline=${CHECK_DEADLINE:-$([ -n "$CHECK_LONG" ] && echo 0 || echo 5330)}
 [[ "$deadline" =~ ^[0-9]+$ ]] || {
 	echo "run-all: CHECK_DEADLINE must be a number of seconds, not '$deadline'" >&2
 	exit 2
