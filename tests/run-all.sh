@@ -4,13 +4,16 @@
 # need, run every suite, print one summary table with each suite's time,
 # the total, and a final "N passed, N failed" line (suites).
 #
-# The suites run side by side, as many host cores as there are: each row
-# of SUITE_TABLE says how many cores the suite keeps busy (a VM under TCG
-# is one host thread; the core suite and the test kernel's build use
-# two), and a suite starts, in table order, as soon as that many cores
-# are free.  The table is ordered longest first, so that the long VMs
-# start at once and the short suites fill the gaps.  CHECK_JOBS=N sets
-# the number of cores (default: nproc).
+# The suites run side by side: each row of SUITE_TABLE says how much of
+# one host core the suite keeps busy, in percent (its load, measured
+# alone: a VM under TCG is one host thread, busy or waiting on its
+# guest's sleeps; the core suite and the test kernel's build use two
+# cores), and a suite starts, in table order, as soon as its load fits
+# in what is left of CHECK_LOAD (default 130 per core: the loads are
+# averages, and a suite that waits leaves its share idle).  The table is
+# ordered longest first, so that the long VMs start at once and the
+# short suites fill the gaps.  CHECK_JOBS=N sets the number of cores
+# (default: nproc), CHECK_LOAD=P the percent of each one to fill.
 #
 # Each suite's full output is in build/logs/<suite>.log.  A suite passes
 # only if its command exits 0; counts shown are those the suite printed.
@@ -50,11 +53,11 @@ fuzz_seconds=30
 leads=C0-FF
 [ -z "$CHECK_LONG" ] || { fuzz_seconds=600; leads=; }
 
-# name|cores|command|what it covers; longest first (see above).
+# name|load|command|what it covers; longest first (see above).
 SUITE_TABLE=(
-	"test-kernel|2|tests/vm/build-test-kernel.sh|the debug test kernel, built once and cached in /var/cache/utf8guard"
-	"vm-test-1|1|tests/harness/vm-suite.sh test 1|test kernel: KUnit, fs hook with its stress on tmpfs and unload cycles, btrfs, ocfs2, bcachefs, integration"
-	"vm-test-2|1|tests/harness/vm-suite.sh test 2|test kernel: nf hook, fs hook's stress on ext4"
+	"test-kernel|200|tests/vm/build-test-kernel.sh|the debug test kernel, built once and cached in /var/cache/utf8guard"
+	"vm-test-1|100|tests/harness/vm-suite.sh test 1|test kernel: KUnit, fs hook with its stress on tmpfs and unload cycles, btrfs, ocfs2, bcachefs, integration"
+	"vm-test-2|70|tests/harness/vm-suite.sh test 2|test kernel: nf hook, fs hook's stress on ext4"
 )
 # The kernel matrix (tests/vm/kernels.conf): one vm-stock-NAME suite per
 # kernel, each building the modules W=1 and running the fs hook, nf hook
@@ -64,18 +67,18 @@ kernels=$("$top/tests/vm/stock-kernel.sh" --list) || {
 	exit 2
 }
 for kernel in $kernels; do
-	SUITE_TABLE+=("vm-stock-$kernel|1|tests/harness/vm-suite.sh stock $kernel|Debian $kernel kernel: build, fs hook, nf hook, utf8guardctl, integration")
+	SUITE_TABLE+=("vm-stock-$kernel|80|tests/harness/vm-suite.sh stock $kernel|Debian $kernel kernel: build, fs hook, nf hook, utf8guardctl, integration")
 done
 SUITE_TABLE+=(
-	"core|2|make -s -f tests/core/Makefile.inc core-check CORE_FUZZ_SHORT=$fuzz_seconds CORE_EXHAUSTIVE_LEADS=$leads|core: tables, exhaustive (4-byte strings: leads ${leads:-all}), block boundaries, oracle, Kuhn, fuzz ($fuzz_seconds s)"
-	"style|1|tests/harness/style-check.sh|checkpatch, kernel-doc, sparse, ABI doc"
-	"unicode|1|tests/unicode/run.sh|normalize-reject classes: generated tables, boundaries, NormalizationTest, Python"
-	"sign|1|tests/harness/sign-test.sh|make install SIGN_KEY/SIGN_CERT: signed modules, modinfo, openssl"
-	"build|1|make -s cli core-freestanding|CLI (-Wall -Wextra -Werror), core freestanding"
-	"cli|1|tests/cli/check_test.sh build/utf8guardctl|utf8guardctl check"
-	"cli-admin|1|tests/cli/admin_test.sh build/utf8guardctl|utf8guardctl set/status/stats/apply/scan on a fake sysfs and planted trees"
-	"install|1|tests/install/install_test.sh|make install file by file, man page, bash completion, dkms, systemd unit"
-	"deb|1|tests/install/deb_test.sh|make deb: utf8guard and utf8guard-dkms contents, conffiles, dependencies, versions, lintian"
+	"core|200|make -s -f tests/core/Makefile.inc core-check CORE_FUZZ_SHORT=$fuzz_seconds CORE_EXHAUSTIVE_LEADS=$leads|core: tables, exhaustive (4-byte strings: leads ${leads:-all}), block boundaries, oracle, Kuhn, fuzz ($fuzz_seconds s)"
+	"style|100|tests/harness/style-check.sh|checkpatch, kernel-doc, sparse, ABI doc"
+	"unicode|100|tests/unicode/run.sh|normalize-reject classes: generated tables, boundaries, NormalizationTest, Python"
+	"sign|100|tests/harness/sign-test.sh|make install SIGN_KEY/SIGN_CERT: signed modules, modinfo, openssl"
+	"build|100|make -s cli core-freestanding|CLI (-Wall -Wextra -Werror), core freestanding"
+	"cli|100|tests/cli/check_test.sh build/utf8guardctl|utf8guardctl check"
+	"cli-admin|100|tests/cli/admin_test.sh build/utf8guardctl|utf8guardctl set/status/stats/apply/scan on a fake sysfs and planted trees"
+	"install|100|tests/install/install_test.sh|make install file by file, man page, bash completion, dkms, systemd unit"
+	"deb|100|tests/install/deb_test.sh|make deb: utf8guard and utf8guard-dkms contents, conffiles, dependencies, versions, lintian"
 )
 # What a suite needs done first (suite: suites).  The test kernel's build
 # comes first so that no VM or style waits for it with a core held.
@@ -95,6 +98,12 @@ cores=${CHECK_JOBS:-$(nproc)}
 	echo "run-all: CHECK_JOBS must be a positive number, not '$cores'" >&2
 	exit 2
 }
+percent=${CHECK_LOAD:-130}
+[[ "$percent" =~ ^[1-9][0-9]*$ ]] || {
+	echo "run-all: CHECK_LOAD must be a positive percent, not '$percent'" >&2
+	exit 2
+}
+capacity=$((cores * percent))
 
 selected() {
 	[ -z "${SUITES:-}" ] || [[ " $SUITES " == *" $1 "* ]] ||
@@ -103,13 +112,13 @@ selected() {
 }
 
 names=()
-declare -A CORES=() COMMAND=() WHAT=() STATE=() SECS=() COUNTS=() RESULT=()
+declare -A LOAD=() COMMAND=() WHAT=() STATE=() SECS=() COUNTS=() RESULT=()
 for row in "${SUITE_TABLE[@]}"; do
-	IFS='|' read -r name ncores command what <<<"$row"
+	IFS='|' read -r name load command what <<<"$row"
 	selected "$name" || continue
 	names+=("$name")
-	((ncores > cores)) && ncores=$cores
-	CORES[$name]=$ncores COMMAND[$name]=$command WHAT[$name]=$what
+	((load > capacity)) && load=$capacity
+	LOAD[$name]=$load COMMAND[$name]=$command WHAT[$name]=$what
 	STATE[$name]=pending
 done
 
@@ -130,17 +139,17 @@ blocked() {
 }
 
 declare -A PID=() START=()
-free=$cores
+free=$capacity
 start_suite() {
 	local name=$1
-	echo "=== $name: started (${CORES[$name]} of $cores cores): ${WHAT[$name]}"
+	echo "=== $name: started (load ${LOAD[$name]} of $free left of $capacity): ${WHAT[$name]}"
 	START[$name]=$(date +%s)
 	# In a process group of its own, which the deadline can stop whole.
 	# shellcheck disable=SC2086
 	setsid ${COMMAND[$name]} >"$logs/$name.log" 2>&1 &
 	PID[$name]=$!
 	STATE[$name]=running
-	free=$((free - CORES[$name]))
+	free=$((free - LOAD[$name]))
 }
 end_suite() {
 	local name=$1 status=$2
@@ -157,7 +166,7 @@ end_suite() {
 	# A VM suite's sections and their guest seconds (vm-suite.sh).
 	grep -a '^vm-suite: sections' "$logs/$name.log" | sed 's/^/    /'
 	STATE[$name]=ended
-	free=$((free + CORES[$name]))
+	free=$((free + LOAD[$name]))
 }
 
 # stop_at_deadline: stop every running suite, fail those not run.
@@ -198,7 +207,7 @@ while :; do
 			echo "=== $name: not run (${NEEDS[$name]} failed)"
 			continue
 		fi
-		ready "$name" && ((CORES[$name] <= free)) && start_suite "$name"
+		ready "$name" && ((LOAD[$name] <= free)) && start_suite "$name"
 	done
 	left=0
 	for name in "${names[@]}"; do
@@ -290,5 +299,12 @@ fi
 if [ -z "$CHECK_LONG" ] && [ -z "${SUITES:-}" ] && ((total > 3600)); then
 	echo "WARNING: make check took $((total / 60)) min $((total % 60)) s, over 60 minutes: CI stops at 90; make it faster before adding tests"
 fi
+# Last, what failed and its first failed checks: CI shows the end.
+for name in "${names[@]}"; do
+	[ "${RESULT[$name]}" = FAIL ] || continue
+	echo "FAILED: $name (${COUNTS[$name]:-no counts}); log: build/logs/$name.log"
+	grep -aE '^not ok|FAIL|vm-suite: ' "$logs/$name.log" 2>/dev/null |
+		grep -av '^vm-suite: sections' | head -n 8 | cut -c1-200 | sed 's/^/    /'
+done
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
