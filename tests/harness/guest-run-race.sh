@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # /utf8guard/run.sh of the race VM on a Debian kernel of the matrix, which
-# vm-suite.sh boots under multi-threaded TCG after the suites' VM: the
+# vm-suite.sh boots under multi-threaded TCG beside the suites' VM: the
 # netfilter hook's races (nf_race_test.sh), with two CPUs that really run
 # at once.  "utf8guard-suite: race exit STATUS" follows its counts.
 set -u

@@ -40,7 +40,7 @@ rmmod utf8guard || status=1
 # beside this one.  The load under which the module is unloaded and
 # loaded pauses 1 ms per iteration (see fs_hook_test.sh): an unthrottled
 # one starves the debug kernel's RCU kthreads on 2 emulated CPUs.
-echo "utf8guard-soak: FS_STRESS_ITER=${FS_STRESS_ITER:-10000} FS_CYCLES=${FS_CYCLES:-50}"
+echo "utf8guard-soak: FS_STRESS_ITER=${FS_STRESS_ITER:-10000} FS_CYCLES=${FS_CYCLES:-50} FS_MATRIX_ON=${FS_MATRIX_ON:-all}"
 timed kunit
 FS_STRESS_ON=tmpfs FS_LOAD_PAUSE_US=1000 \
 	sh /utf8guard/tools/fs_hook_test.sh $mods /utf8guard/tools || status=1

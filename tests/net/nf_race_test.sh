@@ -29,7 +29,8 @@
 #
 # usage: nf_race_test.sh MODULE_DIR TOOL_DIR
 # The environment's NF_RACE_COUNT (default 300) is the number of tries of
-# each case, and the number of connections expired at once.
+# each case (a third of them for tcp-synsent-race), and the number of
+# connections expired at once.
 set -u
 mods=${1:?module dir}
 tools=${2:?tool dir}
@@ -90,9 +91,13 @@ ip addr add 10.7.0.1/24 dev ugva
 ip link set ugva arp off
 ip link set ugva up
 ip link set ugvb up
+# A third of the tries: each that the hook refuses waits out net_op's
+# 500 ms for bytes that never come (the bug this is there for showed in
+# 200 of 300).
+synsent=$((count / 3 + 1))
 race "tcp-synsent-race: data with the SYN-ACK, no ill-formed byte" \
-	"synsent-race $count attempts, established [1-9]*, delivered *, ill-formed 0" -- \
-	tcp-synsent-race ugva 10.7.0.1 8080 10.7.0.2 "$count" c3a941
+	"synsent-race $synsent attempts, established [1-9]*, delivered *, ill-formed 0" -- \
+	tcp-synsent-race ugva 10.7.0.1 8080 10.7.0.2 "$synsent" c3a941
 ip link del ugva
 
 # Flows that expire holding a carry: flow_timeout at its minimum.
