@@ -10,6 +10,7 @@
  *	bcachefs.c	bcachefs subvolume and snapshot names
  *	ocfs2.c		ocfs2 reflink names
  *	overlay.c	overlayfs's own renames and links on its upper layer
+ *	overlay_seen.c	how the overlay's hook judged a task's name
  *	idle.c		disarm the probes while nothing is to be checked;
  *			told of fs/enabled by the settings' notifier
  *	check.c		what one hooked operation checks and counts
@@ -181,6 +182,12 @@ enum fs_overlay_name fs_overlay_internal(const struct dentry *new_dentry,
 					 enum fs_op op,
 					 const struct utf8guard_policy *policy);
 void fs_overlay_forget(void);
+/* overlay_seen.c: the settings the overlay's hook judged a name under */
+void fs_overlay_seen_record(const struct dentry *dentry,
+			    const struct utf8guard_policy *policy, bool watched);
+bool fs_overlay_seen_take(const struct dentry *dentry,
+			  struct utf8guard_policy *policy, bool *watched);
+void fs_overlay_seen_forget(void);
 void fs_overlay_init(void);
 u64 fs_overlay_missed(void);
 

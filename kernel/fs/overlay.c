@@ -79,26 +79,46 @@ struct upper_name {
 };
 
 /*
- * How the overlay's own hook judges a new name on overlay @sb under
- * @policy, as one word (a MARK_OP's judged_under): bit 0 set, bit 1 if it
- * checks the overlay at all, the mode, and the policy's classes.  A mark
+ * How the overlay's own hook judges a new name under @policy, as one
+ * word (a MARK_OP's judged_under): bit 0 set, bit 1 if it checks the
+ * name at all (@watched), the mode, and the policy's classes.  A mark
  * made under other settings than the upper check's does not vouch for
  * its name (review round 6: a rename stalled by a lease under mode audit
- * made its refused name after an admin set enforce).
+ * made its refused name after an admin set enforce).  VIEW_UNSEEN: the
+ * operation's entry found no judgement of its name (overlay_seen.c), so
+ * the mark vouches for nothing.
  */
 #define VIEW_JUDGED	BIT_ULL(0)
 #define VIEW_WATCHED	BIT_ULL(1)
+#define VIEW_UNSEEN	BIT_ULL(4)
 
+static u64 view_of(const struct utf8guard_policy *policy, bool watched)
+{
+	return VIEW_JUDGED | (watched ? VIEW_WATCHED : 0) |
+	       (u64)(policy->mode & 3) << 2 | (u64)policy->classes << 32;
+}
+
+/* How the overlay's hook would judge a name on overlay @sb now. */
 static u64 hook_view(const struct super_block *sb,
 		     const struct utf8guard_policy *policy)
 {
-	u64 view = VIEW_JUDGED | (u64)(policy->mode & 3) << 2 |
-		   (u64)policy->classes << 32;
+	return view_of(policy, policy->mode != UTF8GUARD_MODE_OFF &&
+			       fs_enabled() && fs_watches(sb));
+}
 
-	if (policy->mode != UTF8GUARD_MODE_OFF && fs_enabled() &&
-	    fs_watches(sb))
-		view |= VIEW_WATCHED;
-	return view;
+/*
+ * How the overlay's hook judged the name @dentry of the operation just
+ * entered: as the hook recorded it (overlay_seen.c), not as the settings
+ * are at the entry: a task can wait between the two (review round 7).
+ */
+static u64 judged_view(const struct dentry *dentry)
+{
+	struct utf8guard_policy policy;
+	bool watched;
+
+	if (!fs_overlay_seen_take(dentry, &policy, &watched))
+		return VIEW_JUDGED | VIEW_UNSEEN;
+	return view_of(&policy, watched);
 }
 
 static bool same_name(const struct mark *m, const struct upper_name *u)
@@ -148,9 +168,10 @@ static bool op_makes(const struct mark *m, enum fs_op op)
  * whiteout, which the upper layer's rules let through): review round 7
  * held a judged operation back on the source's inode lock while an admin
  * tightened a setting, and made refused names that way.  Quietly, when
- * the overlay's hook judged it under these same settings as far as the
- * operation's entry can tell.  By the upper layer's rules only if the
- * overlay is not checked now.
+ * the overlay's hook judged it under these same settings (as the hook
+ * recorded them: settings read at the operation's entry, after that
+ * wait, hid the audit of a name the hook had passed under laxer ones).  By the upper layer's
+ * rules only if the overlay is not checked now.
  */
 static enum fs_overlay_name judged_verdict(const struct mark *m,
 					   const struct utf8guard_policy *policy)
@@ -214,8 +235,8 @@ static bool mark_answers(const struct mark *m, void *arg)
  * temporary name: let it through unchecked and uncounted;
  * FS_OVERLAY_JUDGED for the user's new name that the overlay's own hook
  * judged under the settings the upper check has now: refuse it only if
- * @policy refuses it in enforce (the settings changed between the hook
- * and the operation's entry), else let it through uncounted;
+ * @policy refuses it in enforce (the settings changed since the hook and
+ * back), else let it through uncounted;
  * FS_OVERLAY_CHECK for the user's new name judged under other settings:
  * check and count it.  Both whatever the upper filesystem and the kind
  * of rename.  FS_OVERLAY_NOT_OWN otherwise: the upper layer's rules.
@@ -245,6 +266,7 @@ enum fs_overlay_name fs_overlay_internal(const struct dentry *new_dentry,
 void fs_overlay_forget(void)
 {
 	fs_overlay_marks_forget();
+	fs_overlay_seen_forget();
 }
 
 /* At load, before any probe is registered. */
@@ -396,7 +418,6 @@ static int op_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 {
 	struct dentry *dentry =
 		(struct dentry *)regs_get_kernel_argument(regs, arg);
-	struct utf8guard_policy policy;
 	bool marked;
 
 	/*
@@ -408,10 +429,8 @@ static int op_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 	 */
 	if (in_user_ns(dentry))
 		return 1;
-	policy = utf8guard_policy_get();
 	marked = fs_overlay_mark_add(MARK_OP, op, ri, dentry,
-				     judged ? hook_view(dentry->d_sb, &policy) :
-					      0);
+				     judged ? judged_view(dentry) : 0);
 	if (!marked)
 		atomic64_inc(&ops_unmarked);
 	*(bool *)ri->data = marked;

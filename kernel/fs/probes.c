@@ -30,6 +30,7 @@
 #include <linux/fs.h>
 #include <linux/kprobes.h>
 #include <linux/limits.h>
+#include <linux/magic.h>
 #include <linux/mutex.h>
 #include <linux/objtool.h>
 #include <linux/ptrace.h>
@@ -87,6 +88,22 @@ static fs_check_fn new_name_check(enum fs_op op,
 	}
 }
 
+/*
+ * fs_check_wanted() for a new name @dentry in @dir; on an overlay, the
+ * judgement is also kept for the overlay operation that follows
+ * (overlay_seen.c).
+ */
+static bool new_name_wanted(const struct inode *dir,
+			    const struct dentry *dentry,
+			    struct utf8guard_policy *policy)
+{
+	bool wanted = fs_check_wanted(dir->i_sb, policy);
+
+	if (dir->i_sb->s_magic == OVERLAYFS_SUPER_MAGIC)
+		fs_overlay_seen_record(dentry, policy, wanted);
+	return wanted;
+}
+
 static int check_new_name(enum fs_op op, const struct utf8guard_policy *policy,
 			  bool wanted, const struct dentry *dentry)
 {
@@ -114,7 +131,7 @@ static int check_in_dir(enum fs_op op, struct pt_regs *regs)
 	/* The hooked function returns 0 for private inodes: so do we. */
 	if (unlikely(IS_PRIVATE(dir)))
 		return 0;
-	wanted = fs_check_wanted(dir->i_sb, &policy);
+	wanted = new_name_wanted(dir, dentry, &policy);
 	return fs_probe_refuse(regs, check_new_name(op, &policy, wanted,
 						    dentry));
 }
@@ -155,7 +172,7 @@ static int pre_symlink(struct kprobe *p, struct pt_regs *regs)
 		return selftest_hit(regs, dentry);
 	if (unlikely(IS_PRIVATE(dir)))
 		return 0;
-	wanted = fs_check_wanted(dir->i_sb, &policy);
+	wanted = new_name_wanted(dir, dentry, &policy);
 	/* A temporary name's target, made over a whiteout, is the user's. */
 	check = new_name_check(FS_OP_SYMLINK, &policy, wanted, dentry);
 	if (!check)
@@ -186,7 +203,7 @@ static int pre_link(struct kprobe *p, struct pt_regs *regs)
 		return selftest_hit(regs, new_dentry);
 	if (unlikely(IS_PRIVATE(d_backing_inode(old_dentry))))
 		return 0;
-	wanted = fs_check_wanted(dir->i_sb, &policy);
+	wanted = new_name_wanted(dir, new_dentry, &policy);
 	return fs_probe_refuse(regs, check_new_name(FS_OP_LINK, &policy,
 						    wanted, new_dentry));
 }
@@ -217,7 +234,7 @@ static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 		     (d_is_positive(new_dentry) &&
 		      IS_PRIVATE(d_backing_inode(new_dentry)))))
 		return 0;
-	wanted = fs_check_wanted(new_dir->i_sb, &policy) &&
+	wanted = new_name_wanted(new_dir, new_dentry, &policy) &&
 		 !(flags & RENAME_EXCHANGE) && d_is_negative(new_dentry);
 	return fs_probe_refuse(regs, check_new_name(FS_OP_RENAME, &policy,
 						    wanted, new_dentry));

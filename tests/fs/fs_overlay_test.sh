@@ -447,7 +447,7 @@ rm -rf $b/r6-lower $b/r6-upper $b/r6-work $b/r6-merged \
 # upper layer renames onto an existing entry, which it lets through).
 mkdir -p $b/r7-lower $b/r7-upper $b/r7-work $b/r7-merged
 setmode off
-for r7 in 6631 6632 6633 7865; do	# f1 f2 f3, and "xe" to delete
+for r7 in 6631 6632 6633 6634 6635 7865; do	# f1 to f5, "xe" to delete
 	"$fsop" create $b/r7-lower $r7 >/dev/null
 	"$fsop" write $b/r7-lower $r7 old >/dev/null
 done
@@ -502,6 +502,29 @@ expect_eq "round 7: delete xe (a whiteout)" ok \
 	"$("$fsop" unlink $b/r7-merged 7865)"
 expect_eq "round 7: a good rename onto a whiteout still works" ok \
 	"$("$fsop" rename $b/r7-merged 6633 7865)"
+# The same window in audit: the upper layer goes by the settings the
+# overlay's hook judged the name under, not those at the operation's
+# entry.  A link the hook passed before policy bidi, made after it: the
+# upper layer audits and logs it (it passed quietly when the entry's
+# settings stood for the hook's).  With the settings unchanged, a bad
+# name is audited once, by the overlay's hook only.
+setmode audit
+mark
+r7_a0=$(count link audited)
+r7_window f4 6634 'set_file $sys/policy "strict path-tricks bidi"' \
+	link $b/r7-merged 6634 63e280ae62
+expect_eq "round 7: audit: a link judged before policy bidi is made" ok \
+	"$(cat /tmp/r7.out)"
+expect_eq "round 7: ... audited when made, under bidi" $((r7_a0 + 1)) \
+	"$(count link audited)"
+expect_match "round 7: ... and logged" 'audit: would refuse link .*bidi' \
+	"$(log_since)"
+r7_a0=$(count link audited)
+expect_eq "round 7: audit: a bad link name, settings unchanged" ok \
+	"$("$fsop" --as-uid 1000 link $b/r7-merged 6635 64ff)"
+expect_eq "round 7: ... audited once" $((r7_a0 + 1)) "$(count link audited)"
+set_file $sys/policy "strict path-tricks"
+setmode enforce
 echo "$break_time" >/proc/sys/fs/lease-break-time
 umount $b/r7-merged
 rm -rf $b/r7-lower $b/r7-upper $b/r7-work $b/r7-merged
