@@ -48,10 +48,13 @@ export CHECK_RUN_ID CHECK_LONG=${CHECK_LONG:-}
 
 # The core's fuzz run: 30 s, or make fuzz's 600 s in check-long; its
 # exhaustive pass over 4-byte strings: those that start with a lead byte
-# (C0-FF, a quarter: 130 s of CPU), every one in check-long (520 s).
+# (C0-FF, a quarter: 130 s of CPU), every one in check-long (520 s); each
+# vector path's own pass: ten of the 21 3- and 4-byte leads, every kind
+# (90 s of CPU a path for all 21).
 fuzz_seconds=30
 leads=C0-FF
-[ -z "$CHECK_LONG" ] || { fuzz_seconds=600; leads=; }
+path_leads="E0-E1 EC-F1 F3-F4"
+[ -z "$CHECK_LONG" ] || { fuzz_seconds=600; leads=; path_leads=E0-F4; }
 
 # name|load|command|what it covers; longest first (see above).
 SUITE_TABLE=(
@@ -70,7 +73,7 @@ for kernel in $kernels; do
 	SUITE_TABLE+=("vm-stock-$kernel|80|tests/harness/vm-suite.sh stock $kernel|Debian $kernel kernel: build, fs hook, nf hook, utf8guardctl, integration")
 done
 SUITE_TABLE+=(
-	"core|200|make -s -f tests/core/Makefile.inc core-check CORE_FUZZ_SHORT=$fuzz_seconds CORE_EXHAUSTIVE_LEADS=$leads|core: tables, exhaustive (4-byte strings: leads ${leads:-all}), block boundaries, oracle, Kuhn, fuzz ($fuzz_seconds s)"
+	"core|200|make -s -f tests/core/Makefile.inc core-check CORE_FUZZ_SHORT=$fuzz_seconds CORE_EXHAUSTIVE_LEADS=$leads CORE_PATH_LEADS=${path_leads// /,}|core: tables, exhaustive (4-byte strings: leads ${leads:-all}; vector paths: $path_leads), block boundaries, oracle, Kuhn, fuzz ($fuzz_seconds s)"
 	"style|100|tests/harness/style-check.sh|checkpatch, kernel-doc, sparse, ABI doc"
 	"unicode|100|tests/unicode/run.sh|normalize-reject classes: generated tables, boundaries, NormalizationTest, Python"
 	"sign|100|tests/harness/sign-test.sh|make install SIGN_KEY/SIGN_CERT: signed modules, modinfo, openssl"

@@ -14,17 +14,18 @@
  * stride is prime to 256, so the sample has every last byte, and the cut
  * goes round 0..4 from one sampled string to the next.
  *
- * --leads LO-HI (hex, e.g. E0-F4) limits the 4-byte strings to those whose
- * first byte is in LO..HI: the core's vector paths run the strings of 3-
- * and 4-byte leads, where the fourth byte matters to them, and all shorter
- * strings (tests/core/run.sh).
+ * --leads LO-HI[,LO-HI...] (hex, e.g. E0-F4 or E0-E1,EC-F1) limits the
+ * 4-byte strings to those whose first byte is in one of the ranges: the
+ * core's vector paths run the strings of 3- and 4-byte leads, where the
+ * fourth byte matters to them, and all shorter strings (tests/core/run.sh).
  *
  * Usage: exhaustive_test [--threads N] [--max-length 1..4] [--stride N]
- *			  [--stop-after N] [--leads LO-HI]
+ *			  [--stop-after N] [--leads LO-HI[,LO-HI...]]
  */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,7 @@ struct counts {
 struct job {
 	unsigned int length;
 	uint32_t stride;
-	unsigned int last_lead;
+	const bool *leads;
 	atomic_uint next_lead;
 	atomic_ullong mismatches;
 	atomic_uint printed;
@@ -225,9 +226,10 @@ static void *work(void *arg)
 		atomic_fetch_add(&job->mismatches, 1);
 		return NULL;
 	}
-	while ((lead = atomic_fetch_add(&job->next_lead, 1)) <= job->last_lead &&
+	while ((lead = atomic_fetch_add(&job->next_lead, 1)) <= 0xFF &&
 	       !should_stop(job))
-		check_lead(job, &worker->counts, lead, &scratch);
+		if (job->length < 4 || job->leads[lead])
+			check_lead(job, &worker->counts, lead, &scratch);
 	differential_scratch_free(&scratch);
 	return NULL;
 }
@@ -244,7 +246,7 @@ static double seconds_since(clockid_t clock, const struct timespec *start)
 /* Check every string of @length bytes on @threads threads. */
 static int run_length(unsigned int length, unsigned int threads,
 		      uint32_t stride, uint64_t stop_after,
-		      const unsigned int *leads, struct counts *total)
+		      const bool *leads, struct counts *total)
 {
 	struct worker workers[64];
 	struct counts counts = { 0, 0, 0, 0 };
@@ -256,8 +258,8 @@ static int run_length(unsigned int length, unsigned int threads,
 	job.length = length;
 	job.stride = stride;
 	job.stop_after = stop_after;
-	job.last_lead = length == 4 ? leads[1] : 255;
-	atomic_store(&job.next_lead, length == 4 ? leads[0] : 0);
+	job.leads = leads;
+	atomic_store(&job.next_lead, 0);
 	pthread_mutex_init(&job.log_lock, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu_start);
@@ -311,6 +313,29 @@ static unsigned long parse_number(const char *option, const char *text,
 	return value;
 }
 
+/*
+ * Parse "LO-HI[,LO-HI...]" (hex) into @leads; false if it does not parse
+ * or a range runs backwards.
+ */
+static bool parse_leads(const char *text, bool *leads)
+{
+	unsigned int lo, hi;
+	int used;
+
+	memset(leads, 0, 256 * sizeof(*leads));
+	for (;;) {
+		if (sscanf(text, "%2x-%2x%n", &lo, &hi, &used) != 2 || lo > hi)
+			return false;
+		while (lo <= hi)
+			leads[lo++] = true;
+		text += used;
+		if (!*text)
+			return true;
+		if (*text++ != ',')
+			return false;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -319,11 +344,13 @@ int main(int argc, char **argv)
 	struct counts total = { 0, 0, 0, 0 };
 	uint64_t stop_after = 0;
 	uint32_t stride = 7;
-	unsigned int leads[2] = { 0x00, 0xFF };
+	bool leads[256];
 	unsigned int length;
 	int failed = 0;
 	int k;
 
+	for (k = 0; k < 256; k++)
+		leads[k] = true;
 	for (k = 1; k + 1 < argc; k += 2) {
 		if (!strcmp(argv[k], "--threads"))
 			threads = parse_number(argv[k], argv[k + 1], 64);
@@ -337,14 +364,13 @@ int main(int argc, char **argv)
 			stop_after = parse_number(argv[k], argv[k + 1],
 						  ~0UL);
 		else if (!strcmp(argv[k], "--leads") &&
-			 sscanf(argv[k + 1], "%2x-%2x", &leads[0],
-				&leads[1]) == 2 && leads[0] <= leads[1])
+			 parse_leads(argv[k + 1], leads))
 			continue;
 		else
 			break;
 	}
 	if (k != argc || threads == 0 || max_length == 0 || stride == 0) {
-		fputs("usage: exhaustive_test [--threads 1..64] [--max-length 1..4] [--stride N] [--stop-after N] [--leads LO-HI]\n",
+		fputs("usage: exhaustive_test [--threads 1..64] [--max-length 1..4] [--stride N] [--stop-after N] [--leads LO-HI[,LO-HI...]]\n",
 		      stderr);
 		return 2;
 	}

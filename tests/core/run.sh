@@ -7,13 +7,16 @@
 #
 # Usage: run.sh --build DIR [--kuhn-file PATH] [--python PATH]
 #               [--fuzz-seconds N] [--exhaustive-args ARGS]
-#               [--exhaustive-leads LO-HI]
+#               [--exhaustive-leads LO-HI] [--path-leads "LO-HI..."]
 #               [--oracle-args ARGS] [--fuzz-args ARGS] [SUITE...]
 # --exhaustive-leads limits the threaded full pass's 4-byte strings to
 # those whose first byte is in LO..HI (make check: C0-FF, the lead bytes;
 # a string that starts with any other byte is that byte, refused or
 # passed alone, then a 3-byte string, all of which the pass checks);
-# default: all 2^32.
+# default: all 2^32.  --path-leads gives the lead ranges of each vector
+# path's own pass, apart by commas or spaces (default E0-F4; make check:
+# E0-E1,EC-F1,F3-F4, every kind of 3- and 4-byte lead: E0, ED, F0 and F4
+# with their narrowed second bytes, and two of each plain kind).
 # Suites: table exhaustive block oracle kuhn fuzz (default: all, in that
 # order).
 
@@ -26,6 +29,7 @@ python=/usr/bin/python3
 fuzz_seconds=30
 exhaustive_args=
 exhaustive_leads=
+path_leads=E0-F4
 oracle_args=
 fuzz_args=
 suites=()
@@ -38,6 +42,7 @@ while [ $# -gt 0 ]; do
 	--fuzz-seconds) fuzz_seconds=$2; shift 2 ;;
 	--exhaustive-args) exhaustive_args=$2; shift 2 ;;
 	--exhaustive-leads) exhaustive_leads=$2; shift 2 ;;
+	--path-leads) path_leads=${2:-E0-F4}; shift 2 ;;
 	--oracle-args) oracle_args=$2; shift 2 ;;
 	--fuzz-args) fuzz_args=$2; shift 2 ;;
 	table|exhaustive|block|oracle|kuhn|vector|fuzz) suites+=("$1"); shift ;;
@@ -115,6 +120,16 @@ run_alone() {
 
 suite_table() {
 	"$build/table_test"
+}
+
+# exhaustive_path PATH: every string of 1 to 3 bytes and the 4-byte
+# strings of the --path-leads ranges on PATH, one thread.
+exhaustive_path() {
+	local leads=${path_leads//[ ,]/,}
+
+	# shellcheck disable=SC2086
+	UTF8GUARD_CORE_PATH=$1 "$build/exhaustive_test" --threads 1 \
+		--leads "${leads#,}" $exhaustive_args
 }
 
 suite_exhaustive() {
@@ -205,10 +220,7 @@ for path in $vector_paths; do
 	for suite in "${suites[@]}"; do
 		case $suite in
 		exhaustive)
-			# shellcheck disable=SC2086
-			run_suite "exhaustive@$path" env UTF8GUARD_CORE_PATH="$path" \
-				"$build/exhaustive_test" --threads 1 --leads E0-F4 \
-				$exhaustive_args ;;
+			run_suite "exhaustive@$path" exhaustive_path "$path" ;;
 		table|block|oracle|kuhn)
 			UTF8GUARD_CORE_PATH=$path run_suite "$suite@$path" "suite_$suite" ;;
 		esac
