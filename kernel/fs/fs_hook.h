@@ -90,6 +90,7 @@ void fs_settings_exit(void);
 bool fs_enabled(void);
 bool fs_check_symlink_target(void);
 bool fs_watches(const struct super_block *sb);
+bool fs_watches_type(const char *type);
 size_t fs_format_fstypes(char *buf, size_t size);
 
 /* counters.c: a row per operation, a column per outcome */
@@ -140,7 +141,7 @@ void fs_selftest_exit(void);
 /* module_probes.c */
 int fs_module_probes_init(void);
 void fs_module_probes_exit(void);
-int fs_module_probes_set_armed(bool armed);
+int fs_module_probes_set_armed(bool armed, unsigned int *changed);
 unsigned int fs_module_probes_unhooked(void);
 unsigned int fs_module_probes_count(void);
 u64 fs_module_probes_missed(void);
@@ -187,7 +188,10 @@ void fs_overlay_seen_record(const struct dentry *dentry,
 			    const struct utf8guard_policy *policy, bool watched);
 bool fs_overlay_seen_take(const struct dentry *dentry,
 			  struct utf8guard_policy *policy, bool *watched);
-void fs_overlay_seen_forget(void);
+void fs_overlay_seen_enter(const struct dentry *dentry, bool judged);
+int fs_overlay_seen_entered(const struct dentry *dentry,
+			    struct utf8guard_policy *policy, bool *watched);
+void fs_overlay_seen_forget(bool entered_too);
 void fs_overlay_init(void);
 u64 fs_overlay_missed(void);
 

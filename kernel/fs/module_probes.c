@@ -70,6 +70,13 @@ struct probed_module {
 	unsigned int count;
 	bool loaded;		/* coming or live */
 	bool registered;	/* all its probes are */
+	/*
+	 * Armed whatever the mode: overlay.ko's probes follow operations
+	 * that can outlast a mode off (review round 8: an ovl_link() that
+	 * entered unseen while the probes were disarmed, stalled, and made
+	 * a refused name on an unwatched upper layer after enforce).
+	 */
+	bool always_armed;
 };
 
 static struct module_probe btrfs_probes[] = {
@@ -159,6 +166,7 @@ static struct probed_module modules[] = {
 		.without = "overlayfs cannot copy up or delete lower-layer files whose names the policy refuses",
 		.probes = overlay_probes,
 		.count = ARRAY_SIZE(overlay_probes),
+		.always_armed = true,
 	},
 };
 
@@ -182,14 +190,20 @@ static int pre_from_module(struct kprobe *p, struct pt_regs *regs)
 	return mp->pre_handler(p, regs);
 }
 
-static int probe_register(struct module_probe *mp, struct module *mod)
+static bool armed_now(const struct probed_module *pm)
+{
+	return module_probes_armed || pm->always_armed;
+}
+
+static int probe_register(const struct probed_module *pm,
+			  struct module_probe *mp, struct module *mod)
 {
 	int ret;
 
 	/* A probe is registered again from a clean state. */
 	mp->rp = (struct kretprobe) {
 		.kp.symbol_name = mp->symbol,
-		.kp.flags = module_probes_armed ? 0 : KPROBE_FLAG_DISABLED,
+		.kp.flags = armed_now(pm) ? 0 : KPROBE_FLAG_DISABLED,
 	};
 	if (mp->ret_handler) {
 		mp->rp.entry_handler = mp->entry_handler;
@@ -241,7 +255,7 @@ static void module_probe(struct probed_module *pm, struct module *mod)
 	if (pm->registered)
 		return;
 	for (k = 0; k < pm->count && !ret; k++)
-		ret = probe_register(&pm->probes[k], mod);
+		ret = probe_register(pm, &pm->probes[k], mod);
 	if (ret) {
 		pr_err("cannot probe %s: error %d; %s\n",
 		       pm->probes[k - 1].symbol, ret, pm->without);
@@ -380,17 +394,22 @@ void fs_module_probes_exit(void)
 /**
  * fs_module_probes_set_armed() - arm or disarm the registered probes
  * @armed: as fs_probes_set_armed()
+ * @changed: set to the number of probes armed or disarmed
  *
- * Probes registered later start in the same state.  Marks that disarmed
- * probes may have left behind are forgotten.
+ * Probes registered later start in the same state.  overlay.ko's stay
+ * armed, and so the marks of its operations in flight stay too (review
+ * round 8: forgetting them refused a legacy file's copy-up in flight as
+ * the probes were armed); what the hook saw before is forgotten, as the
+ * hook's probes change state.
  *
  * Return: 0, or the first error of enable_kprobe() / disable_kprobe().
  */
-int fs_module_probes_set_armed(bool armed)
+int fs_module_probes_set_armed(bool armed, unsigned int *changed)
 {
 	unsigned int k, p;
 	int ret = 0;
 
+	*changed = 0;
 	mutex_lock(&module_probes_mutex);
 	module_probes_armed = armed;
 	for (k = 0; k < ARRAY_SIZE(modules); k++) {
@@ -398,23 +417,24 @@ int fs_module_probes_set_armed(bool armed)
 			struct module_probe *mp = &modules[k].probes[p];
 			int err;
 
-			if (!mp->registered)
+			if (!mp->registered || modules[k].always_armed)
 				continue;
 			err = armed ? enable_kprobe(&mp->rp.kp) :
 				      disable_kprobe(&mp->rp.kp);
 			if (err && !ret)
 				ret = err;
+			(*changed)++;
 		}
 	}
 	mutex_unlock(&module_probes_mutex);
-	fs_overlay_forget();
+	fs_overlay_seen_forget(false);
 	return ret;
 }
 
-static bool probe_out(struct module_probe *mp)
+static bool probe_out(const struct probed_module *pm, struct module_probe *mp)
 {
 	return !mp->registered || kprobe_gone(&mp->rp.kp) ||
-	       (module_probes_armed && kprobe_disabled(&mp->rp.kp));
+	       (armed_now(pm) && kprobe_disabled(&mp->rp.kp));
 }
 
 /**
@@ -437,7 +457,7 @@ unsigned int fs_module_probes_unhooked(void)
 		if (!pm->loaded || !pm->checks_names)
 			continue;
 		for (p = 0; p < pm->count; p++)
-			unhooked += probe_out(&pm->probes[p]);
+			unhooked += probe_out(pm, &pm->probes[p]);
 	}
 	mutex_unlock(&module_probes_mutex);
 	return unhooked;

@@ -34,6 +34,13 @@
  * FUSE mount, a filesystem outside fs/fstypes), and copying up would
  * bring their names onto the watched upper filesystem (a review found a
  * rootless overlay could rename onto a lower layer's bad name that way).
+ * Their operations' new names are still checked on the upper layer as
+ * the overlay would check them when they are made there, if the hook
+ * judged them under other settings (entered_verdict()).
+ *
+ * These probes stay armed in mode off (module_probes.c): an operation
+ * can enter in mode off and make its name after enforce (review round
+ * 8), and its mark, which says the hook saw nothing, gets it checked.
  *
  * Failing safe: a mark that cannot be recorded (the pool full around the
  * task, a kretprobe instance missed: counted in fs/missed) only means the
@@ -52,6 +59,8 @@
 #include <linux/fs.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/user_namespace.h>
 
 #include "fs_hook.h"
@@ -183,6 +192,38 @@ static enum fs_overlay_name judged_verdict(const struct mark *m,
 	return m->judged_under == now ? FS_OVERLAY_JUDGED : FS_OVERLAY_CHECK;
 }
 
+/*
+ * A new name on the upper layer that no mark answers for: if the current
+ * task works in overlayfs (which overrides its credentials for every
+ * operation on the upper layer), in an operation of a user namespace's
+ * overlay that entered on this name (overlay_seen.c), the name is
+ * checked as the overlay's hook would check it now, unless that hook
+ * judged it under these very settings; else, and whenever the overlays
+ * are not checked now, the upper layer's rules.  Only ever stricter than
+ * those: a user namespace's overlay gets no mark, and its mounter chose
+ * its layers.
+ */
+static enum fs_overlay_name entered_verdict(const struct dentry *dentry,
+					    const struct utf8guard_policy *policy)
+{
+	struct utf8guard_policy seen;
+	bool watched = false;
+	u64 now;
+	int ret;
+
+	if (likely(rcu_access_pointer(current->cred) ==
+		   rcu_access_pointer(current->real_cred)))
+		return FS_OVERLAY_NOT_OWN;
+	ret = fs_overlay_seen_entered(dentry, &seen, &watched);
+	if (ret == -ENOENT)
+		return FS_OVERLAY_NOT_OWN;
+	now = view_of(policy, policy->mode != UTF8GUARD_MODE_OFF &&
+			      fs_enabled() && fs_watches_type("overlay"));
+	if (!(now & VIEW_WATCHED) || (!ret && view_of(&seen, watched) == now))
+		return FS_OVERLAY_NOT_OWN;
+	return FS_OVERLAY_CHECK;
+}
+
 /* What the current task's mark @m says of the upper operation @u. */
 static enum fs_overlay_name mark_verdict(const struct mark *m,
 					 const struct upper_name *u)
@@ -248,25 +289,20 @@ enum fs_overlay_name fs_overlay_internal(const struct dentry *new_dentry,
 	struct upper_name u = { .name = &new_dentry->d_name, .op = op,
 				.policy = policy };
 
-	if (likely(!fs_overlay_marks_any()))
-		return FS_OVERLAY_NOT_OWN;
+	if (!fs_overlay_marks_any())
+		return entered_verdict(new_dentry, policy);
 	u.temp = is_temp_name(u.name);
 	u.hash = fs_overlay_name_hash(u.name);
 	if (!fs_overlay_marks_find(mark_answers, &u))
-		return FS_OVERLAY_NOT_OWN;
+		return entered_verdict(new_dentry, policy);
 	return u.verdict;
 }
 
-/*
- * Forget every mark: at unload, once no probe can run, and when the
- * probes are armed or disarmed (a disarmed ovl_copy_up_end() probe would
- * leave its copy-up's mark behind).  A copy-up in flight then has its
- * legacy name checked as new: failing safe.
- */
+/* Forget every mark and what the hook saw: at unload, once no probe can run. */
 void fs_overlay_forget(void)
 {
 	fs_overlay_marks_forget();
-	fs_overlay_seen_forget();
+	fs_overlay_seen_forget(true);
 }
 
 /* At load, before any probe is registered. */
@@ -425,10 +461,13 @@ static int op_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 	 * round 5 blocked 1060 such operations and emptied the 512 instances,
 	 * and root-mounted overlays could no longer delete legacy files.  The
 	 * cost: a new name made through a user namespace's overlay is checked
-	 * and counted twice, on the overlay and on the upper filesystem.
+	 * and counted twice, on the overlay and on the upper filesystem.  Its
+	 * slot of what the hook saw stays, for the upper check (entered_verdict()).
 	 */
-	if (in_user_ns(dentry))
+	if (in_user_ns(dentry)) {
+		fs_overlay_seen_enter(dentry, judged);
 		return 1;
+	}
 	marked = fs_overlay_mark_add(MARK_OP, op, ri, dentry,
 				     judged ? judged_view(dentry) : 0);
 	if (!marked)

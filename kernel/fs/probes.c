@@ -401,6 +401,8 @@ unsigned int fs_probes_unhooked(void)
  * fs_probes_set_armed() - arm or disarm every probe, on purpose
  * @armed: true to arm them (enable_kprobe()), false to disarm them
  *
+ * Every probe but overlay.ko's, which stay armed (module_probes.c).
+ *
  * A disarmed probe costs nothing: its int3 or ftrace call is gone from
  * the probed function.  While disarmed on purpose, the self-test counts
  * no probe as unhooked.  A probe that does not arm is left to the
@@ -412,7 +414,7 @@ unsigned int fs_probes_unhooked(void)
  */
 void fs_probes_set_armed(bool armed)
 {
-	unsigned int k;
+	unsigned int k, changed;
 	int err, ret = 0;
 
 	mutex_lock(&health_mutex);
@@ -424,7 +426,7 @@ void fs_probes_set_armed(bool armed)
 		if (err && !ret)
 			ret = err;
 	}
-	err = fs_module_probes_set_armed(armed);
+	err = fs_module_probes_set_armed(armed, &changed);
 	if (err && !ret)
 		ret = err;
 	disarmed = !armed;
@@ -432,7 +434,7 @@ void fs_probes_set_armed(bool armed)
 		pr_err("%s the probes: error %d\n",
 		       armed ? "cannot arm" : "cannot disarm", ret);
 	else
-		pr_info("%u probes %s\n", fs_probes_count(),
+		pr_info("%u probes %s\n", FS_PROBE_COUNT + changed,
 			armed ? "armed: new names are checked again" :
 				"disarmed (mode off or fs/enabled 0): they cost nothing until names are to be checked again");
 	if (armed)

@@ -61,8 +61,19 @@ bool fs_check_symlink_target(void)
 /* Whether names created on @sb are checked.  Atomic context. */
 bool fs_watches(const struct super_block *sb)
 {
+	return fs_watches_type(sb->s_type->name);
+}
+
+/**
+ * fs_watches_type() - whether fs/fstypes has this filesystem type
+ * @type: a filesystem type's name, as in /proc/filesystems
+ *
+ * Context: any, NMI included (a probe handler).
+ * Return: true for a type in fs/fstypes, or any type with "*".
+ */
+bool fs_watches_type(const char *type)
+{
 	const struct fstype_list *list;
-	const char *type = sb->s_type->name;
 	bool watched = false;
 	unsigned int k;
 

@@ -529,6 +529,102 @@ echo "$break_time" >/proc/sys/fs/lease-break-time
 umount $b/r7-merged
 rm -rf $b/r7-lower $b/r7-upper $b/r7-work $b/r7-merged
 
+# Review round 8: overlay operations that carry no mark.  An overlay in a
+# user namespace gets none (any user could stall its operations by the
+# thousand), and an operation that entered while the probes were
+# disarmed (mode off, or fs/enabled 0, for over a second) had no probe to
+# make one.  Either way its name, judged on the overlay under laxer
+# settings or not at all, must still be checked when it is made on an
+# upper layer outside fs/fstypes.  Each stalls in the copy-up of its
+# source: root's lease on the lower file.
+mkdir -p $b/r8-lower $b/r8-upper $b/r8-work $b/r8-merged
+for r8 in 6631 6632 6633 6634 6635 6636; do	# f1 to f6
+	"$fsop" create $b/r8-lower $r8 >/dev/null
+	"$fsop" write $b/r8-lower $r8 old >/dev/null
+done
+echo 60 >/proc/sys/fs/lease-break-time
+ovl_mount "round 8" r8
+# r8_lease NAME: root's lease on lower NAME (hex), in the background.
+r8_lease() {
+	rm -f /tmp/r8-lease.out
+	"$fsop" lease $b/r8-lower "$1" >/tmp/r8-lease.out &
+	r8_lp=$!
+	expect_eq "round 8: lease on $1 taken" ok \
+		"$(wait_output ok cat /tmp/r8-lease.out)"
+}
+# r8_window CHANGE OP...: OP in the background (it stalls in its copy-up),
+# then CHANGE, then the lease's release; OP's output in /tmp/r8.out.
+r8_window() {
+	r8_change=$1
+	shift
+	"$@" >/tmp/r8.out 2>&1 &
+	r8_op=$!
+	sleep 2
+	eval "$r8_change"
+	kill $r8_lp
+	wait $r8_lp $r8_op 2>/dev/null
+}
+# r8_ns OP ARG...: fs_op OP on an overlay of the r8 layers mounted in a
+# new user namespace.
+r8_ns() {
+	unshare -Urm sh -c "
+		mount -t overlay overlay -o lowerdir=$b/r8-lower,upperdir=$b/r8-upper,workdir=$b/r8-work $b/r8-merged || exit 3
+		exec $fsop \"\$@\"" sh "$@"
+}
+# r8_disarmed LABEL: the hook's probes disarmed, as they are a second
+# after mode off or fs/enabled 0; overlay.ko's stay armed.
+r8_disarmed() {
+	expect_eq "round 8: $1: the hook's probes disarmed" "6 disabled 6" \
+		"$(wait_fs_probes '6 disabled 6')"
+	expect_eq "round 8: $1: overlay.ko's probes armed" "armed armed" \
+		"$(kprobe_state ovl_link) $(kprobe_state ovl_copy_up_start)"
+}
+set_file $fs/fstypes overlay
+setmode off
+r8_disarmed "mode off"
+r8_lease 6631
+r8_window 'setmode enforce' "$fsop" link $b/r8-merged 6631 61ff62
+expect_eq "round 8: link entered disarmed, made after enforce: refused" \
+	EILSEQ "$(cat /tmp/r8.out)"
+expect_eq "round 8: ... its name not on the upper layer" ENOENT \
+	"$("$fsop" stat $b/r8-upper 61ff62)"
+set_file $fs/enabled 0
+r8_disarmed "fs/enabled 0"
+r8_lease 6632
+r8_window 'set_file $fs/enabled 1' "$fsop" rename $b/r8-merged 6632 63ff
+expect_eq "round 8: rename entered disarmed, made after fs/enabled 1: refused" \
+	EILSEQ "$(cat /tmp/r8.out)"
+expect_eq "round 8: ... the file keeps its name" old \
+	"$("$fsop" read $b/r8-merged 6632)"
+umount $b/r8-merged
+setmode off
+r8_disarmed "user namespace, mode off"
+r8_lease 6633
+r8_window 'setmode enforce' r8_ns rename $b/r8-merged 6633 61ff62
+expect_eq "round 8: user namespace: a rename begun in mode off, refused after enforce" \
+	EILSEQ "$(cat /tmp/r8.out)"
+expect_eq "round 8: ... its name not on the upper layer" ENOENT \
+	"$("$fsop" stat $b/r8-upper 61ff62)"
+r8_lease 6634
+r8_window 'set_file $sys/policy "strict path-tricks bidi"' \
+	r8_ns link $b/r8-merged 6634 61e280ae62
+expect_eq "round 8: user namespace: a link begun before policy bidi, refused after" \
+	EILSEQ "$(cat /tmp/r8.out)"
+expect_eq "round 8: ... its name not on the upper layer" ENOENT \
+	"$("$fsop" stat $b/r8-upper 61e280ae62)"
+# Settings unchanged: the overlay's hook alone judges (a good name is
+# made; a bad one refused there), as before.
+r8_lease 6635
+r8_window : r8_ns link $b/r8-merged 6635 6c2d6f6b
+expect_eq "round 8: user namespace: a good link, settings unchanged" ok \
+	"$(cat /tmp/r8.out)"
+expect_eq "round 8: user namespace: a bad link, settings unchanged: refused" \
+	EILSEQ "$(r8_ns link $b/r8-merged 6636 62ff)"
+set_file $sys/policy "strict path-tricks"
+set_file $fs/fstypes '*'
+echo "$break_time" >/proc/sys/fs/lease-break-time
+rm -rf $b/r8-lower $b/r8-upper $b/r8-work $b/r8-merged
+
 # Review rounds 3 and 4: tasks waiting behind one copy-up held all 1024
 # instances of the copy-up kretprobes, and every other copy-up on the
 # system was missed (legacy names refused).  The owner of a lower file
