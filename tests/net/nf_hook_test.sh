@@ -20,7 +20,10 @@
 # under traffic, NF_TIMEOUT_MS (default 1500) how long net_op waits for
 # bytes that do not come, NF_FLOOD_PAUSE_US (default 0) the pause of that
 # traffic after every 64 datagrams: the debug kernel under emulation needs
-# it, as a saturating load starves RCU (one rmmod took 9 minutes).
+# it, as a saturating load starves RCU (one rmmod took 9 minutes), and
+# NF_FLOOD_NICE (default 0) the floods' nice value: the debug kernel's 19
+# leaves rmmod, insmod and the RCU threads the CPU they need while the
+# floods fill what is left.
 # NF_STRAY_FLOOD (default 100000) is the number of stray TCP segments of
 # the flood that must store nothing.
 set -u
@@ -29,6 +32,7 @@ tools=${2:?tool dir}
 cycles=${NF_CYCLES:-20}
 tmo=${NF_TIMEOUT_MS:-1500}
 flood_pause=${NF_FLOOD_PAUSE_US:-0}
+flood_nice=${NF_FLOOD_NICE:-0}
 # shellcheck source=../lib/assert.sh
 . /utf8guard/assert.sh
 # shellcheck source=../vm/vm-lib.sh
@@ -889,11 +893,14 @@ flows_drain "flows 0 after the mass expiry"
 # --- unload and load while traffic flows ---------------------------------------
 # The floods run until killed after the cycles (a day at most): an rmmod
 # under emulation can take minutes.  net_op itself, not op: killing the
-# subshell of a function would leave net_op flooding.
-"$net_op" udp-flood --burst-pause "$flood_pause" 127.0.0.1 8080 86400 \
+# subshell of a function would leave net_op flooding (the renice shell
+# execs it: $! is net_op's pid).
+sh -c 'renice "$1" -p $$ >/dev/null && shift && exec "$@"' sh "$flood_nice" \
+	"$net_op" udp-flood --burst-pause "$flood_pause" 127.0.0.1 8080 86400 \
 	>/dev/null 2>&1 &
 flood=$!
-"$net_op" udp-flood --burst-pause "$flood_pause" ::1 8080 86400 \
+sh -c 'renice "$1" -p $$ >/dev/null && shift && exec "$@"' sh "$flood_nice" \
+	"$net_op" udp-flood --burst-pause "$flood_pause" ::1 8080 86400 \
 	>/dev/null 2>&1 &
 flood6=$!
 ok=0
