@@ -14,7 +14,7 @@
  * millisecond, on a fixed grid, until the workers are done (as SCHED_FIFO
  * when allowed, so that the busy workers do not delay it); under emulation
  * a write can take longer than that, and fs_hook_test.sh checks the rate
- * it got.
+ * it got and the time its writes took.
  *
  * The environment's FS_STRESS_PAUSE_US (default 0) makes every worker
  * sleep that many microseconds after each iteration: a lighter load that
@@ -23,8 +23,13 @@
  *
  * Prints one line of totals:
  *	good_ok good_failed bad_refused bad_created other_errors mkdirs
- *	flips flip_errors ms
- * (bad_refused: EILSEQ; other_errors: any other failure, including a
+ *	flips flip_errors ms write_us write_us_p50 write_us_max
+ * (write_us: the microseconds the flips' writes took in all, from before
+ * each pwrite() to after it; write_us_p50: half of them took at most
+ * that long (a power of 2: the bound of a log2 histogram), which a few
+ * writes that flush the serial console do not move; write_us_max: the
+ * longest one;
+ * bad_refused: EILSEQ; other_errors: any other failure, including a
  * failed unlink or a worker that died; mkdirs: the pN directories this
  * run created, each one a mkdir the hook checks).  The first unexpected
  * error of each kind is described on stderr.  Exit status 0 if it ran,
@@ -48,6 +53,7 @@
 #include <unistd.h>
 
 #define MAX_PROCS 256
+#define WRITE_BUCKETS 32
 
 static const char good_name[] = "g\xc3\xa9";
 static const char bad_name[] = "a\xc0\xae\x62";	/* a, overlong '.', b */
@@ -60,6 +66,8 @@ struct totals {
 struct shared {
 	struct totals worker[MAX_PROCS];
 	long flips, flip_errors;
+	long long write_ns, write_ns_max;	/* the flips' pwrite()s */
+	long write_log2_us[WRITE_BUCKETS];	/* at most 2^k us, k > 0: more than 2^(k-1) */
 	int stop;		/* SIGTERM/SIGINT: workers stop early */
 	int done;		/* workers finished: the flipper stops */
 };
@@ -148,6 +156,33 @@ static long long ns_between(const struct timespec *a, const struct timespec *b)
 }
 
 /*
+ * The histogram bucket of a write that took @ns: the least k with
+ * @ns <= 2^k us.
+ */
+static unsigned int write_bucket(long long ns)
+{
+	unsigned int k = 0;
+
+	while (k + 1 < WRITE_BUCKETS && ns > 1000LL << k)
+		k++;
+	return k;
+}
+
+/* The bound of the bucket where half of the writes are reached, in us. */
+static long long write_p50_us(void)
+{
+	long seen = 0;
+	unsigned int k;
+
+	for (k = 0; k < WRITE_BUCKETS; k++) {
+		seen += shared->write_log2_us[k];
+		if (seen * 2 >= shared->flips && seen)
+			return 1LL << k;
+	}
+	return 0;
+}
+
+/*
  * Write the mode on a 1 ms grid (absolute deadlines, so that the time a
  * write takes does not add up); a flip that overruns its slot is followed
  * by the next one at once, never by a burst to catch up.  The file stays
@@ -157,7 +192,8 @@ static void flip(const char *file)
 {
 	static const char *const word[] = { "enforce", "audit" };
 	struct sched_param rt = { .sched_priority = 1 };
-	struct timespec next, now;
+	struct timespec next, now, before;
+	long long took;
 	size_t len;
 	long n = 0;
 	int fd, ok;
@@ -175,8 +211,15 @@ static void flip(const char *file)
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (!__atomic_load_n(&shared->done, __ATOMIC_RELAXED)) {
 		len = strlen(word[n % 2]);
+		clock_gettime(CLOCK_MONOTONIC, &before);
 		ok = pwrite(fd, word[n % 2], len, 0) == (ssize_t)len;
+		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (ok) {
+			took = ns_between(&now, &before);
+			shared->write_log2_us[write_bucket(took)]++;
+			shared->write_ns += took;
+			if (took > shared->write_ns_max)
+				shared->write_ns_max = took;
 			shared->flips++;
 			n++;
 		} else {
@@ -313,9 +356,11 @@ int main(int argc, char **argv)
 		sum.bad_created += shared->worker[k].bad_created;
 		sum.other_errors += shared->worker[k].other_errors;
 	}
-	printf("good_ok=%ld good_failed=%ld bad_refused=%ld bad_created=%ld other_errors=%ld mkdirs=%ld flips=%ld flip_errors=%ld ms=%ld\n",
+	printf("good_ok=%ld good_failed=%ld bad_refused=%ld bad_created=%ld other_errors=%ld mkdirs=%ld flips=%ld flip_errors=%ld ms=%ld write_us=%lld write_us_p50=%lld write_us_max=%lld\n",
 	       sum.good_ok, sum.good_failed, sum.bad_refused, sum.bad_created,
 	       sum.other_errors, mkdirs, shared->flips, shared->flip_errors,
-	       (long)(ns_between(&end, &start) / 1000000));
+	       (long)(ns_between(&end, &start) / 1000000),
+	       shared->write_ns / 1000, write_p50_us(),
+	       shared->write_ns_max / 1000);
 	return 0;
 }
