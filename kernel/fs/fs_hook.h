@@ -188,10 +188,7 @@ void fs_overlay_seen_record(const struct dentry *dentry,
 			    const struct utf8guard_policy *policy, bool watched);
 bool fs_overlay_seen_take(const struct dentry *dentry,
 			  struct utf8guard_policy *policy, bool *watched);
-void fs_overlay_seen_enter(const struct dentry *dentry, bool judged);
-int fs_overlay_seen_entered(const struct dentry *dentry,
-			    struct utf8guard_policy *policy, bool *watched);
-void fs_overlay_seen_forget(bool entered_too);
+void fs_overlay_seen_forget(void);
 void fs_overlay_init(void);
 u64 fs_overlay_missed(void);
 

@@ -427,7 +427,7 @@ int fs_module_probes_set_armed(bool armed, unsigned int *changed)
 		}
 	}
 	mutex_unlock(&module_probes_mutex);
-	fs_overlay_seen_forget(false);
+	fs_overlay_seen_forget();
 	return ret;
 }
 

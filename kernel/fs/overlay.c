@@ -34,9 +34,11 @@
  * FUSE mount, a filesystem outside fs/fstypes), and copying up would
  * bring their names onto the watched upper filesystem (a review found a
  * rootless overlay could rename onto a lower layer's bad name that way).
- * Their operations' new names are still checked on the upper layer as
- * the overlay would check them when they are made there, if the hook
- * judged them under other settings (entered_verdict()).
+ * Every name they make on the upper layer is checked there as new, as
+ * the overlays' hook would check it then, wherever that is
+ * (user_ns_verdict()): the upper layer's rules alone let review round 8
+ * make refused names on an upper layer outside fs/fstypes, with
+ * operations stalled while an admin tightened the settings.
  *
  * These probes stay armed in mode off (module_probes.c): an operation
  * can enter in mode off and make its name after enforce (review round
@@ -59,8 +61,7 @@
 #include <linux/fs.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
-#include <linux/rcupdate.h>
-#include <linux/sched.h>
+#include <linux/cred.h>
 #include <linux/user_namespace.h>
 
 #include "fs_hook.h"
@@ -193,33 +194,30 @@ static enum fs_overlay_name judged_verdict(const struct mark *m,
 }
 
 /*
- * A new name on the upper layer that no mark answers for: if the current
- * task works in overlayfs (which overrides its credentials for every
- * operation on the upper layer), in an operation of a user namespace's
- * overlay that entered on this name (overlay_seen.c), the name is
- * checked as the overlay's hook would check it now, unless that hook
- * judged it under these very settings; else, and whenever the overlays
- * are not checked now, the upper layer's rules.  Only ever stricter than
- * those: a user namespace's overlay gets no mark, and its mounter chose
- * its layers.
+ * A new name on the upper layer that no mark answers for.  A task whose
+ * credentials are overridden by credentials of a user namespace works
+ * for an overlay mounted in one: overlayfs makes every upper operation
+ * with its mounter's credentials, and kernel services that override
+ * credentials (knfsd, ksmbd, cachefiles) use the initial namespace's.
+ * Such an overlay's names are all checked as new, as the overlays' own
+ * hook would check them now (fs/fstypes "overlay"), wherever they are
+ * made: its mounter chose its layers and can stall its operations while
+ * the settings change (review round 8).  Not a rename onto a name the
+ * upper layer has (an exchange, a save by rename, a whiteout put in
+ * place): it makes no name.  Else the upper layer's rules.
  */
-static enum fs_overlay_name entered_verdict(const struct dentry *dentry,
+static enum fs_overlay_name user_ns_verdict(const struct dentry *dentry,
+					    enum fs_op op,
 					    const struct utf8guard_policy *policy)
 {
-	struct utf8guard_policy seen;
-	bool watched = false;
-	u64 now;
-	int ret;
+	const struct cred *cred = current_cred();
 
-	if (likely(rcu_access_pointer(current->cred) ==
-		   rcu_access_pointer(current->real_cred)))
+	if (likely(cred == current_real_cred()) ||
+	    cred->user_ns == &init_user_ns ||
+	    (op == FS_OP_RENAME && d_is_positive(dentry)))
 		return FS_OVERLAY_NOT_OWN;
-	ret = fs_overlay_seen_entered(dentry, &seen, &watched);
-	if (ret == -ENOENT)
-		return FS_OVERLAY_NOT_OWN;
-	now = view_of(policy, policy->mode != UTF8GUARD_MODE_OFF &&
-			      fs_enabled() && fs_watches_type("overlay"));
-	if (!(now & VIEW_WATCHED) || (!ret && view_of(&seen, watched) == now))
+	if (policy->mode == UTF8GUARD_MODE_OFF || !fs_enabled() ||
+	    !fs_watches_type("overlay"))
 		return FS_OVERLAY_NOT_OWN;
 	return FS_OVERLAY_CHECK;
 }
@@ -290,11 +288,11 @@ enum fs_overlay_name fs_overlay_internal(const struct dentry *new_dentry,
 				.policy = policy };
 
 	if (!fs_overlay_marks_any())
-		return entered_verdict(new_dentry, policy);
+		return user_ns_verdict(new_dentry, op, policy);
 	u.temp = is_temp_name(u.name);
 	u.hash = fs_overlay_name_hash(u.name);
 	if (!fs_overlay_marks_find(mark_answers, &u))
-		return entered_verdict(new_dentry, policy);
+		return user_ns_verdict(new_dentry, op, policy);
 	return u.verdict;
 }
 
@@ -302,7 +300,7 @@ enum fs_overlay_name fs_overlay_internal(const struct dentry *new_dentry,
 void fs_overlay_forget(void)
 {
 	fs_overlay_marks_forget();
-	fs_overlay_seen_forget(true);
+	fs_overlay_seen_forget();
 }
 
 /* At load, before any probe is registered. */
@@ -461,13 +459,11 @@ static int op_entry(struct kretprobe_instance *ri, struct pt_regs *regs,
 	 * round 5 blocked 1060 such operations and emptied the 512 instances,
 	 * and root-mounted overlays could no longer delete legacy files.  The
 	 * cost: a new name made through a user namespace's overlay is checked
-	 * and counted twice, on the overlay and on the upper filesystem.  Its
-	 * slot of what the hook saw stays, for the upper check (entered_verdict()).
+	 * and counted twice, on the overlay and on the upper filesystem, under
+	 * the overlays' settings there (user_ns_verdict()).
 	 */
-	if (in_user_ns(dentry)) {
-		fs_overlay_seen_enter(dentry, judged);
+	if (in_user_ns(dentry))
 		return 1;
-	}
 	marked = fs_overlay_mark_add(MARK_OP, op, ri, dentry,
 				     judged ? judged_view(dentry) : 0);
 	if (!marked)

@@ -16,38 +16,25 @@
  * slot was taken by another task meanwhile, or the probes were disarmed
  * at the hook), its mark says so, and the upper layer checks the name
  * again: counted twice in audit, never passed unjudged.
- *
- * An overlay in a user namespace gets no mark (overlay.c): its entry
- * leaves the slot in place instead, flagged ENTERED (or writes one,
- * flagged UNSEEN too, if the hook saw nothing), and the upper layer's
- * check of that name by that task, in overlayfs (its credentials
- * overridden), finds it there (review round 8: a rootless overlay's
- * link, judged in mode off and stalled in copy-up, made its name on an
- * unwatched upper layer after enforce).  Nothing ends such a slot but
- * the task's next hook on an overlay: a later operation of the same task
- * on a name of the same hash, in overlayfs, is checked (never passed)
- * as the overlay would check it then.
  */
 
 #include <linux/bits.h>
 #include <linux/build_bug.h>
 #include <linux/dcache.h>
-#include <linux/errno.h>
 #include <linux/fs.h>
 #include <linux/hash.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/threads.h>
+#include <linux/user_namespace.h>
 
 #include "fs_hook.h"
 #include "overlay_marks.h"
 
 #define SEEN_BITS	10
 #define PID_SHIFT	42		/* bits 63..42: the pid (22 bits) */
-#define HASH_SHIFT	16		/* bits 41..16: 26 bits of the name's hash */
-#define HASH_MASK	GENMASK_ULL(25, 0)
-#define ENTERED		BIT_ULL(15)	/* a user namespace's operation entered */
-#define UNSEEN		BIT_ULL(14)	/* ... with no hook's judgement */
+#define HASH_SHIFT	14		/* bits 41..14: 28 bits of the name's hash */
+#define HASH_MASK	GENMASK_ULL(27, 0)
 #define WATCHED		BIT_ULL(0)	/* bit 0: the hook checked the name */
 #define MODE_SHIFT	1		/* bits 2..1: the mode */
 #define CLASSES_SHIFT	3		/* bits 13..3: the policy's classes */
@@ -80,6 +67,9 @@ void fs_overlay_seen_record(const struct dentry *dentry,
 	BUILD_BUG_ON(PID_MAX_LIMIT > 1 << (64 - PID_SHIFT));
 	BUILD_BUG_ON(UTF8GUARD_CLASS_BIT_COUNT > 11);
 
+	/* Overlays in a user namespace get no mark (overlay.c). */
+	if (dentry->d_sb->s_user_ns != &init_user_ns)
+		return;
 	WRITE_ONCE(*seen_slot(),
 		   seen_key(dentry) | (watched ? WATCHED : 0) |
 		   (u64)(policy->mode & 3) << MODE_SHIFT |
@@ -102,8 +92,7 @@ bool fs_overlay_seen_take(const struct dentry *dentry,
 	u64 *slot = seen_slot();
 	u64 word = READ_ONCE(*slot);
 
-	if ((word & ~GENMASK_ULL(HASH_SHIFT - 1, 0)) != seen_key(dentry) ||
-	    (word & ENTERED))
+	if ((word & ~GENMASK_ULL(HASH_SHIFT - 1, 0)) != seen_key(dentry))
 		return false;
 	cmpxchg64(slot, word, 0);
 	*watched = word & WATCHED;
@@ -112,72 +101,14 @@ bool fs_overlay_seen_take(const struct dentry *dentry,
 	return true;
 }
 
-/**
- * fs_overlay_seen_enter() - a user namespace's overlay operation entered
- * @dentry: the name it is about
- * @judged: the name is new (the hook judges it), not an existing one
- *
- * Keeps the hook's judgement of @dentry for the upper layer's check
- * (fs_overlay_seen_entered()), or says there was none.  An existing name
- * keeps nothing: the upper layer's rules judge it.
- *
- * Context: probe handler (any context, NMI included).
+/*
+ * Forget every slot: with the marks at unload, and when the hook's probes
+ * are armed or disarmed (fs_module_probes_set_armed()).
  */
-void fs_overlay_seen_enter(const struct dentry *dentry, bool judged)
-{
-	u64 *slot = seen_slot();
-	u64 word = READ_ONCE(*slot);
-	u64 key = seen_key(dentry);
-
-	if ((word & ~GENMASK_ULL(HASH_SHIFT - 1, 0)) != key)
-		word = key | UNSEEN;
-	WRITE_ONCE(*slot, judged ? word | ENTERED : 0);
-}
-
-/**
- * fs_overlay_seen_entered() - the current task's entered operation on a name
- * @dentry: a new name on the upper layer
- * @policy: set to the hook's mode and classes
- * @watched: set to whether the hook checked the name
- *
- * Context: probe handler (any context, NMI included).
- * Return: -ENOENT if no user namespace's overlay operation of this task
- * entered on this name, -ENODATA if one did that no hook judged, else 0.
- */
-int fs_overlay_seen_entered(const struct dentry *dentry,
-			    struct utf8guard_policy *policy, bool *watched)
-{
-	u64 word = READ_ONCE(*seen_slot());
-
-	if ((word & ~GENMASK_ULL(HASH_SHIFT - 1, 0)) != seen_key(dentry) ||
-	    !(word & ENTERED))
-		return -ENOENT;
-	if (word & UNSEEN)
-		return -ENODATA;
-	*watched = word & WATCHED;
-	policy->mode = (word >> MODE_SHIFT) & 3;
-	policy->classes = (word >> CLASSES_SHIFT) & CLASSES_MASK;
-	return 0;
-}
-
-/**
- * fs_overlay_seen_forget() - forget what the hook saw
- * @entered_too: also the slots of operations that entered
- *
- * Every slot at unload, with the marks; when the hook's probes are armed
- * or disarmed (fs_module_probes_set_armed()), the judgements no operation
- * has taken yet, but not those of a user namespace's operations in
- * flight: review round 8's rename entered in mode off, and the arming at
- * enforce must not forget that its name is to be checked.
- */
-void fs_overlay_seen_forget(bool entered_too)
+void fs_overlay_seen_forget(void)
 {
 	unsigned int k;
-	u64 word;
 
-	for (k = 0; k < ARRAY_SIZE(seen); k++) {
-		word = READ_ONCE(seen[k]);
-		if (word && (entered_too || !(word & ENTERED)))
-			cmpxchg64(&seen[k], word, 0);
-	}
+	for (k = 0; k < ARRAY_SIZE(seen); k++)
+		WRITE_ONCE(seen[k], 0);
 }

@@ -538,7 +538,7 @@ rm -rf $b/r7-lower $b/r7-upper $b/r7-work $b/r7-merged
 # upper layer outside fs/fstypes.  Each stalls in the copy-up of its
 # source: root's lease on the lower file.
 mkdir -p $b/r8-lower $b/r8-upper $b/r8-work $b/r8-merged
-for r8 in 6631 6632 6633 6634 6635 6636; do	# f1 to f6
+for r8 in 6631 6632 6633 6634 6635 6636 6637; do	# f1 to f7
 	"$fsop" create $b/r8-lower $r8 >/dev/null
 	"$fsop" write $b/r8-lower $r8 old >/dev/null
 done
@@ -612,6 +612,57 @@ expect_eq "round 8: user namespace: a link begun before policy bidi, refused aft
 	EILSEQ "$(cat /tmp/r8.out)"
 expect_eq "round 8: ... its name not on the upper layer" ENOENT \
 	"$("$fsop" stat $b/r8-upper 61e280ae62)"
+# Round 9: a first fix kept the hook's judgement of a user namespace's
+# name in a slot chosen by the task's pid; any task whose pid hashed to
+# the same slot wiped it with a good name of its own, and the stalled
+# rename made its refused name.  Here that task runs during the stall,
+# after enforce.
+mkdir -p $b/r9-lower $b/r9-upper $b/r9-work $b/r9-merged
+setmode off
+r8_disarmed "user namespace, a pid slot's other task"
+r8_lease 6637
+r8_ns rename $b/r8-merged 6637 61ff63 >/tmp/r8.out 2>&1 &
+r8_op=$!
+sleep 2
+setmode enforce
+r9_victim=
+for r9 in /proc/[0-9]*; do
+	case "$(tr '\0' ' ' <"$r9/cmdline" 2>/dev/null)" in
+	*"rename $b/r8-merged 6637 61ff63"*) r9_victim=${r9#/proc/} ;;
+	esac
+done
+expect_match "round 9: the stalled rename's pid" '^[0-9][0-9]*$' "$r9_victim"
+# The slot: hash_32(pid, 10), as overlay_seen.c chose it.
+r9_slot=$(( ((r9_victim * 0x61C88647) & 0xffffffff) >> 22 ))
+r9_n=0
+until [ $r9_n -ge 8000 ] || sh -c '
+	[ $(( (($$ * 0x61C88647) & 0xffffffff) >> 22 )) = "$1" ] || exit 1
+	exec unshare -Urm sh -c "
+		mount -t overlay overlay -o lowerdir=$2-lower,upperdir=$2-upper,workdir=$2-work $2-merged &&
+		exec $3 create $2-merged 6767"' sh "$r9_slot" "$b/r9" "$fsop" >/dev/null
+do
+	r9_n=$((r9_n + 1))
+done
+expect_eq "round 9: a task of the victim's slot made a good name" ok \
+	"$("$fsop" stat $b/r9-upper 6767)"
+kill $r8_lp
+wait $r8_lp $r8_op 2>/dev/null
+expect_eq "round 9: user namespace: the stalled rename still refused" \
+	EILSEQ "$(cat /tmp/r8.out)"
+expect_eq "round 9: ... its name not on the upper layer" ENOENT \
+	"$("$fsop" stat $b/r8-upper 61ff63)"
+rm -rf $b/r9-lower $b/r9-upper $b/r9-work $b/r9-merged
+# With overlays watched, a user namespace's overlay makes every name on
+# its upper layer as new, even there outside fs/fstypes (its mounter
+# chose its layers): a legacy file is not copied up.  A rename onto a
+# name the upper layer has makes none, and works (a save by rename onto
+# a legacy file copied up before).
+"$fsop" create $b/r8-lower 6ce9 >/dev/null	# "l" E9
+"$fsop" create $b/r8-upper 75e9 >/dev/null	# "u" E9, on the upper layer
+expect_eq "round 8: user namespace: a legacy lower file is not copied up" \
+	"EILSEQ " "$(r8_ns append $b/r8-merged 6ce9 x | tr '\n' ' ')"
+expect_eq "round 8: user namespace: a save by rename onto an upper legacy name" \
+	"ok ok " "$(r8_ns create $b/r8-merged 7573 -- rename $b/r8-merged 7573 75e9 | tr '\n' ' ')"
 # Settings unchanged: the overlay's hook alone judges (a good name is
 # made; a bad one refused there), as before.
 r8_lease 6635
