@@ -204,7 +204,11 @@ static enum fs_overlay_name judged_verdict(const struct mark *m,
  * made: its mounter chose its layers and can stall its operations while
  * the settings change (review round 8).  Not a rename onto a name the
  * upper layer has (an exchange, a save by rename, a whiteout put in
- * place): it makes no name.  Else the upper layer's rules.
+ * place): it makes no name; but onto a whiteout, or exchanged with one,
+ * it makes a name the merged view did not have (review round 10: a
+ * whiteout named 61 FF 62, which anyone can make on an upper layer
+ * outside fs/fstypes, let a stalled rename make that name after
+ * enforce).  Else the upper layer's rules.
  */
 static enum fs_overlay_name user_ns_verdict(const struct dentry *dentry,
 					    enum fs_op op,
@@ -214,7 +218,8 @@ static enum fs_overlay_name user_ns_verdict(const struct dentry *dentry,
 
 	if (likely(cred == current_real_cred()) ||
 	    cred->user_ns == &init_user_ns ||
-	    (op == FS_OP_RENAME && d_is_positive(dentry)))
+	    (op == FS_OP_RENAME && d_is_positive(dentry) &&
+	     !IS_WHITEOUT(d_inode(dentry))))
 		return FS_OVERLAY_NOT_OWN;
 	if (policy->mode == UTF8GUARD_MODE_OFF || !fs_enabled() ||
 	    !fs_watches_type("overlay"))
