@@ -108,12 +108,20 @@ static u64 view_of(const struct utf8guard_policy *policy, bool watched)
 	       (u64)(policy->mode & 3) << 2 | (u64)policy->classes << 32;
 }
 
-/* How the overlay's hook would judge a name on overlay @sb now. */
-static u64 hook_view(const struct super_block *sb,
-		     const struct utf8guard_policy *policy)
+/*
+ * Whether the overlays' own hook checks new names now (the mode,
+ * fs/enabled, fs/fstypes): what fs_check_wanted() asks of an overlay.
+ */
+static bool overlays_checked(const struct utf8guard_policy *policy)
 {
-	return view_of(policy, policy->mode != UTF8GUARD_MODE_OFF &&
-			       fs_enabled() && fs_watches(sb));
+	return policy->mode != UTF8GUARD_MODE_OFF && fs_enabled() &&
+	       fs_watches_type("overlay");
+}
+
+/* How the overlays' hook would judge a name now. */
+static u64 hook_view(const struct utf8guard_policy *policy)
+{
+	return view_of(policy, overlays_checked(policy));
 }
 
 /*
@@ -186,7 +194,7 @@ static bool op_makes(const struct mark *m, enum fs_op op)
 static enum fs_overlay_name judged_verdict(const struct mark *m,
 					   const struct utf8guard_policy *policy)
 {
-	u64 now = hook_view(m->sb, policy);
+	u64 now = hook_view(policy);
 
 	if (!(now & VIEW_WATCHED))
 		return FS_OVERLAY_NOT_OWN;
@@ -221,10 +229,7 @@ static enum fs_overlay_name user_ns_verdict(const struct dentry *dentry,
 	    (op == FS_OP_RENAME && d_is_positive(dentry) &&
 	     !IS_WHITEOUT(d_inode(dentry))))
 		return FS_OVERLAY_NOT_OWN;
-	if (policy->mode == UTF8GUARD_MODE_OFF || !fs_enabled() ||
-	    !fs_watches_type("overlay"))
-		return FS_OVERLAY_NOT_OWN;
-	return FS_OVERLAY_CHECK;
+	return overlays_checked(policy) ? FS_OVERLAY_CHECK : FS_OVERLAY_NOT_OWN;
 }
 
 /* What the current task's mark @m says of the upper operation @u. */

@@ -123,7 +123,6 @@ bool fs_overlay_mark_add(enum mark_kind kind, enum mark_op op,
 		m->name_hash = fs_overlay_name_hash(&dentry->d_name);
 		m->key = key;
 		WRITE_ONCE(m->inode, d_inode(dentry));
-		m->sb = dentry->d_sb;
 		if (kind == MARK_COPY_UP)
 			set_bit(s, copy_up_slots);
 		atomic_inc(&marks_used);

@@ -26,15 +26,13 @@ enum mark_op {
 
 /*
  * A mark, as overlay.c reads it: a copy of what it needs (addresses are
- * compared, and only the overlay's super block is dereferenced, which its
- * operation in flight pins).  The name is a keyed hash of it.  Whose it
+ * compared, never dereferenced).  The name is a keyed hash of it.  Whose it
  * is, is kept apart (overlay_marks.c).
  */
 struct mark {
 	u64 name_hash;
 	const void *key;	/* the dentry (copy-up), the instance (op) */
 	const void *inode;	/* the dentry's overlay inode */
-	const struct super_block *sb;	/* the overlay's */
 	u64 judged_under;	/* MARK_OP: how the overlay's hook judged the
 				 * name (0: it judged none); see overlay.c
 				 */
