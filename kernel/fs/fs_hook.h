@@ -11,6 +11,7 @@
  *	ocfs2.c		ocfs2 reflink names
  *	overlay.c	overlayfs's own renames and links on its upper layer
  *	overlay_seen.c	how the overlay's hook judged a task's name
+ *	overlay_stack.c	a user namespace's creds: overlayfs's, or not?
  *	idle.c		disarm the probes while nothing is to be checked;
  *			told of fs/enabled by the settings' notifier
  *	check.c		what one hooked operation checks and counts
@@ -177,6 +178,8 @@ enum fs_overlay_name {
 	FS_OVERLAY_OWN,		/* an existing or temporary name: it passes */
 	FS_OVERLAY_JUDGED,	/* judged on the overlay under these settings */
 	FS_OVERLAY_CHECK,	/* the user's, judged under other settings */
+	/* made with a user namespace's creds: checked if an overlay's */
+	FS_OVERLAY_USER_NS,
 };
 
 enum fs_overlay_name fs_overlay_internal(const struct dentry *new_dentry,
@@ -191,6 +194,8 @@ bool fs_overlay_seen_take(const struct dentry *dentry,
 void fs_overlay_seen_forget(void);
 void fs_overlay_init(void);
 u64 fs_overlay_missed(void);
+/* overlay_stack.c: is the current task's name overlayfs's to make? */
+bool fs_overlay_on_stack(void);
 
 /* idle.c */
 int fs_idle_init(void);

@@ -206,7 +206,10 @@ static enum fs_overlay_name judged_verdict(const struct mark *m,
  * credentials are overridden by credentials of a user namespace works
  * for an overlay mounted in one: overlayfs makes every upper operation
  * with its mounter's credentials, and kernel services that override
- * credentials (knfsd, ksmbd, cachefiles) use the initial namespace's.
+ * credentials (knfsd, ksmbd, cachefiles) use the initial namespace's;
+ * two that use the task's own (an io_uring personality, a core dump) are
+ * told apart by the task's stack where that matters, on a filesystem
+ * outside fs/fstypes (overlay_stack.c, FS_OVERLAY_USER_NS).
  * Such an overlay's names are all checked as new, as the overlays' own
  * hook would check them now (fs/fstypes "overlay"), wherever they are
  * made: its mounter chose its layers and can stall its operations while
@@ -229,7 +232,8 @@ static enum fs_overlay_name user_ns_verdict(const struct dentry *dentry,
 	    (op == FS_OP_RENAME && d_is_positive(dentry) &&
 	     !IS_WHITEOUT(d_inode(dentry))))
 		return FS_OVERLAY_NOT_OWN;
-	return overlays_checked(policy) ? FS_OVERLAY_CHECK : FS_OVERLAY_NOT_OWN;
+	return overlays_checked(policy) ? FS_OVERLAY_USER_NS :
+					  FS_OVERLAY_NOT_OWN;
 }
 
 /* What the current task's mark @m says of the upper operation @u. */
@@ -288,7 +292,11 @@ static bool mark_answers(const struct mark *m, void *arg)
  * back), else let it through uncounted;
  * FS_OVERLAY_CHECK for the user's new name judged under other settings:
  * check and count it.  Both whatever the upper filesystem and the kind
- * of rename.  FS_OVERLAY_NOT_OWN otherwise: the upper layer's rules.
+ * of rename.  FS_OVERLAY_USER_NS for a name that no mark answers for,
+ * made with a user namespace's credentials while overlays are checked:
+ * checked as FS_OVERLAY_CHECK if overlayfs makes it (the caller asks
+ * fs_overlay_on_stack() where the answer matters).
+ * FS_OVERLAY_NOT_OWN otherwise: the upper layer's rules.
  */
 enum fs_overlay_name fs_overlay_internal(const struct dentry *new_dentry,
 					 enum fs_op op,

@@ -83,6 +83,9 @@ static fs_check_fn new_name_check(enum fs_op op,
 		return fs_check_judged;
 	case FS_OVERLAY_CHECK:
 		return fs_check_bytes;
+	case FS_OVERLAY_USER_NS:
+		/* Checked here anyway, or else only if overlayfs makes it. */
+		return wanted || fs_overlay_on_stack() ? fs_check_bytes : NULL;
 	default:
 		return wanted ? fs_check_bytes : NULL;
 	}

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -522,6 +523,15 @@ static int op_sleep(char **arg)
  * "ok", and hold it until killed: whoever opens the file meanwhile waits
  * in break_lease() for /proc/sys/fs/lease-break-time.
  */
+/* A core dump named by the process name (core_pattern %e): @name. */
+static int op_crash(char **name)
+{
+	prctl(PR_SET_NAME, name[0], 0, 0, 0);
+	signal(SIGSEGV, SIG_DFL);
+	raise(SIGSEGV);
+	return errno ? errno : EINVAL;
+}
+
 static int op_lease(char **name)
 {
 	int fd;
@@ -606,6 +616,8 @@ static const struct operation {
 	  "HEX TEXT  add to the end of an existing file" },
 	{ "read", op_read, 1, { HEX }, 1, "HEX  prints the contents" },
 	{ "sleep", op_sleep, 1, { TEXT }, 0, "MS  sleep MS milliseconds" },
+	{ "crash", op_crash, 1, { HEX }, 0,
+	  "HEX  take that process name (15 bytes at most), dump core" },
 	{ "lease", op_lease, 1, { HEX }, 0,
 	  "HEX  hold a write lease on an existing file until killed" },
 };
@@ -616,7 +628,7 @@ static void usage(const char *why)
 
 	if (why)
 		fprintf(stderr, "fs_op: %s\n", why);
-	fprintf(stderr, "usage: fs_op [--as-uid UID] OPERATION DIR [ARG...] [-- OPERATION DIR [ARG...]]...\n");
+	fprintf(stderr, "usage: fs_op [--as-uid UID] [--uring-personality] OPERATION DIR [ARG...] [-- OPERATION DIR [ARG...]]...\n");
 	for (k = 0; k < ARRAY_SIZE(operations); k++)
 		fprintf(stderr, "  fs_op %-16s DIR %s\n", operations[k].name,
 			operations[k].help);
@@ -624,6 +636,8 @@ static void usage(const char *why)
 		"HEX: the bytes of a name (no 00), e.g. c0ae2e; DIR is entered first.\n"
 		"Prints \"ok\" or the errno name; exit 0 if the operation was attempted.\n"
 		"--as-uid: drop to that uid and gid, with no groups, first.\n"
+		"--uring-personality: io_uring operations run under a registered\n"
+		"  personality (their credentials overridden by the kernel).\n"
 		"Operations separated by -- run in order in one process, a line each.\n");
 	exit(2);
 }
@@ -701,6 +715,11 @@ int main(int argc, char **argv)
 		}
 		argv += 2;
 		argc -= 2;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--uring-personality")) {
+		uring_personality = 1;
+		argv++;
+		argc--;
 	}
 	/* OP DIR ARG... [-- OP DIR ARG...]...: one process, in order. */
 	for (first = k = 1; k <= argc && !status; k++) {

@@ -693,6 +693,39 @@ expect_eq "round 8: user namespace: a good link, settings unchanged" ok \
 	"$(cat /tmp/r8.out)"
 expect_eq "round 8: user namespace: a bad link, settings unchanged: refused" \
 	EILSEQ "$(r8_ns link $b/r8-merged 6636 62ff)"
+# Round 10: two other kernel services override a task's credentials with
+# its own, in a user namespace: an io_uring request with a personality,
+# and a core dump.  They make names where the task chose, outside an
+# overlay: on tmpfs, outside fs/fstypes, nothing is checked.  Through an
+# overlay of that namespace, the same services are overlayfs's callers:
+# checked.
+mkdir -p $b/r10 $b/r10/cores
+expect_eq "round 10: io_uring personalities in a user namespace, outside fs/fstypes" \
+	"ok ok ok ok ok " \
+	"$(unshare -Ur "$fsop" --uring-personality uring-mkdir $b/r10 61ff66 -- \
+		uring-create $b/r10 61ff67 -- uring-symlink $b/r10 61ff68 62ff -- \
+		uring-link $b/r10 61ff67 61ff69 -- uring-rename $b/r10 61ff69 61ff6a |
+		tr '\n' ' ')"
+expect_eq "round 10: ... through the namespace's overlay: refused" \
+	"EILSEQ EILSEQ " \
+	"$(r8_ns --uring-personality uring-mkdir $b/r8-merged 62ff66 -- \
+		uring-create $b/r8-merged 62ff67 | tr '\n' ' ')"
+expect_eq "round 10: ... neither on the upper layer" "ENOENT ENOENT " \
+	"$("$fsop" stat $b/r8-upper 62ff66 -- stat $b/r8-upper 62ff67 | tr '\n' ' ')"
+core_pattern=$(cat /proc/sys/kernel/core_pattern)
+echo "$b/r10/cores/core.%e" >/proc/sys/kernel/core_pattern
+unshare -Ur sh -c "ulimit -c unlimited; exec $fsop crash $b/r10 65ff66" 2>/dev/null
+expect_eq "round 10: a core dump in a user namespace, outside fs/fstypes" \
+	ok "$("$fsop" stat $b/r10/cores 636f72652e65ff66)"
+echo "$b/r8-merged/core.%e" >/proc/sys/kernel/core_pattern
+(ulimit -c unlimited; r8_ns crash $b/r10 67ff68 2>/dev/null)
+expect_eq "round 10: ... through the namespace's overlay: refused" ENOENT \
+	"$("$fsop" stat $b/r8-upper 636f72652e67ff68)"
+(ulimit -c unlimited; r8_ns crash $b/r10 676f6f64 2>/dev/null)
+expect_eq "round 10: ... a good name dumped there" ok \
+	"$("$fsop" stat $b/r8-upper 636f72652e676f6f64)"
+echo "$core_pattern" >/proc/sys/kernel/core_pattern
+rm -rf $b/r10
 set_file $sys/policy "strict path-tricks"
 set_file $fs/fstypes '*'
 echo "$break_time" >/proc/sys/fs/lease-break-time

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -24,6 +25,20 @@ static int enter(int fd, unsigned int submit, unsigned int wait)
 			    IORING_ENTER_GETEVENTS, NULL, 0);
 }
 
+int uring_personality;
+
+/* The personality's id, or -errno. */
+static int personality(int fd)
+{
+	int id = (int)syscall(__NR_io_uring_register, fd,
+			      IORING_REGISTER_PERSONALITY, NULL, 0);
+	int keep = prctl(PR_GET_KEEPCAPS, 0, 0, 0, 0);
+
+	if (id < 0 || keep < 0 || prctl(PR_SET_KEEPCAPS, keep, 0, 0, 0))
+		return -errno;
+	return id;
+}
+
 int uring_run(const struct io_uring_sqe *sqe)
 {
 	struct io_uring_params p;
@@ -31,12 +46,19 @@ int uring_run(const struct io_uring_sqe *sqe)
 	void *sq = MAP_FAILED, *cq = MAP_FAILED, *sqes = MAP_FAILED;
 	struct io_uring_cqe *cqe;
 	uint32_t *tail, *mask, *array, *cq_head, *cq_tail;
-	int fd, res;
+	int fd, res, id = 0;
 
 	memset(&p, 0, sizeof(p));
 	fd = setup(1, &p);
 	if (fd < 0)
 		return -errno;
+	if (uring_personality) {
+		id = personality(fd);
+		if (id < 0) {
+			close(fd);
+			return id;
+		}
+	}
 	sq_size = p.sq_off.array + p.sq_entries * sizeof(uint32_t);
 	cq_size = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
 	sqes_size = p.sq_entries * sizeof(struct io_uring_sqe);
@@ -55,6 +77,7 @@ int uring_run(const struct io_uring_sqe *sqe)
 	array = (uint32_t *)((char *)sq + p.sq_off.array);
 	memcpy(sqes, sqe, sizeof(*sqe));
 	((struct io_uring_sqe *)sqes)->user_data = 1;
+	((struct io_uring_sqe *)sqes)->personality = (uint16_t)id;
 	array[*tail & *mask] = 0;
 	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
 	if (enter(fd, 1, 1) < 0) {

@@ -15,4 +15,12 @@
  */
 int uring_run(const struct io_uring_sqe *sqe);
 
+/*
+ * Set: uring_run() registers the task's credentials as a personality,
+ * then commits new ones (prctl(PR_SET_KEEPCAPS), same value), and the
+ * request names that personality: the kernel runs it with its
+ * credentials overridden (override_creds()) by the old ones.
+ */
+extern int uring_personality;
+
 #endif /* UTF8GUARD_TESTS_URING_H */
