@@ -6,7 +6,11 @@
  *
  * Runs in the probe handlers: atomic context, no sleeping, no allocation.
  */
+#include <linux/dcache.h>
 #include <linux/fs.h>
+#include <linux/limits.h>
+#include <linux/magic.h>
+#include <linux/string.h>
 
 #include "fs_hook.h"
 
@@ -74,8 +78,8 @@ int fs_check_bytes(enum fs_op op, const struct utf8guard_policy *policy,
 		     &report : NULL, bytes, len);
 }
 
-/**
- * fs_check_judged() - check a name the overlay's own hook has judged
+/*
+ * check_judged() - check a name the overlay's own hook has judged
  *
  * For FS_OVERLAY_JUDGED (overlay.c): the overlay's hook checked and
  * counted the user's name under the settings the upper check has now, so
@@ -90,8 +94,8 @@ int fs_check_bytes(enum fs_op op, const struct utf8guard_policy *policy,
  *
  * Return: -EILSEQ to refuse, otherwise 0.
  */
-int fs_check_judged(enum fs_op op, const struct utf8guard_policy *policy,
-		    const u8 *bytes, size_t len)
+static int check_judged(enum fs_op op, const struct utf8guard_policy *policy,
+			const u8 *bytes, size_t len)
 {
 	struct utf8guard_report report;
 
@@ -99,4 +103,76 @@ int fs_check_judged(enum fs_op op, const struct utf8guard_policy *policy,
 	    !find_violation(op, policy, bytes, len, &report))
 		return 0;
 	return judge(op, policy, &report, bytes, len);
+}
+
+typedef int (*fs_check_fn)(enum fs_op op,
+			   const struct utf8guard_policy *policy,
+			   const u8 *bytes, size_t len);
+
+/*
+ * How to check a new name @dentry (and a symlink's target with it):
+ * fs_check_bytes() if @wanted (this filesystem, this mode, a name that
+ * does not exist), NULL to let it through; but as overlay.c says for the
+ * names overlayfs makes on a task's behalf: its own pass, the user's are
+ * checked as on the overlay.
+ */
+static fs_check_fn new_name_check(enum fs_op op,
+				  const struct utf8guard_policy *policy,
+				  bool wanted, const struct dentry *dentry)
+{
+	switch (fs_overlay_internal(dentry, op, policy)) {
+	case FS_OVERLAY_OWN:
+		return NULL;
+	case FS_OVERLAY_JUDGED:
+		return check_judged;
+	case FS_OVERLAY_CHECK:
+		return fs_check_bytes;
+	case FS_OVERLAY_USER_NS:
+		/* Checked here anyway, or else only if overlayfs makes it. */
+		return wanted || fs_overlay_on_stack() ? fs_check_bytes : NULL;
+	default:
+		return wanted ? fs_check_bytes : NULL;
+	}
+}
+
+/**
+ * fs_check_new_name() - check the new name of a hooked operation
+ * @op: FS_OP_CREATE, _MKDIR, _MKNOD, _SYMLINK, _LINK or _RENAME
+ * @dir: the directory that gets the name
+ * @dentry: the name's dentry
+ * @makes_name: false for a rename that makes no name (an exchange, or onto
+ *	an existing name: how editors save)
+ * @target: a symlink's target, checked as a path after its name if
+ *	fs/check_symlink_target is set; NULL for the other operations
+ *
+ * The whole of a hooked operation's check, in one direction: the policy
+ * snapshot and whether this filesystem is watched (fs_check_wanted()); on
+ * an overlay, that judgement kept for the overlay operation that follows
+ * (overlay_seen.c); what overlay.c says of a name overlayfs makes on its
+ * upper layer; then the name (and target) checked, counted and logged.
+ * In enforce, a refused name ends the check; in audit a symlink's name
+ * and target are both checked and counted.
+ *
+ * Return: -EILSEQ to refuse, otherwise 0.
+ */
+int fs_check_new_name(enum fs_op op, const struct inode *dir,
+		      const struct dentry *dentry, bool makes_name,
+		      const char *target)
+{
+	struct utf8guard_policy policy;
+	bool wanted = fs_check_wanted(dir->i_sb, &policy);
+	fs_check_fn check;
+	int verdict;
+
+	if (dir->i_sb->s_magic == OVERLAYFS_SUPER_MAGIC)
+		fs_overlay_seen_record(dentry, &policy, wanted);
+	/* A temporary name's target, made over a whiteout, is the user's. */
+	check = new_name_check(op, &policy, wanted && makes_name, dentry);
+	if (!check)
+		return 0;
+	verdict = check(op, &policy, dentry->d_name.name, dentry->d_name.len);
+	if (!verdict && target && fs_check_symlink_target())
+		verdict = check(FS_OP_SYMLINK_TARGET, &policy,
+				(const u8 *)target, strnlen(target, PATH_MAX));
+	return verdict;
 }

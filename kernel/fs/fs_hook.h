@@ -28,6 +28,7 @@
 #include "utf8guard.h"
 
 struct dentry;
+struct inode;
 struct kobject;
 struct kprobe;
 struct kretprobe_instance;
@@ -67,8 +68,9 @@ bool fs_check_wanted(const struct super_block *sb,
 		     struct utf8guard_policy *policy);
 int fs_check_bytes(enum fs_op op, const struct utf8guard_policy *policy,
 		   const u8 *bytes, size_t len);
-int fs_check_judged(enum fs_op op, const struct utf8guard_policy *policy,
-		    const u8 *bytes, size_t len);
+int fs_check_new_name(enum fs_op op, const struct inode *dir,
+		      const struct dentry *dentry, bool makes_name,
+		      const char *target);
 
 /* settings.c */
 #define FS_FSTYPES_MAX		16

@@ -61,61 +61,6 @@ static int selftest_hit(struct pt_regs *regs, const struct dentry *dentry)
 	return 0;
 }
 
-typedef int (*fs_check_fn)(enum fs_op op,
-			   const struct utf8guard_policy *policy,
-			   const u8 *bytes, size_t len);
-
-/*
- * How to check a new name @dentry (and a symlink's target with it):
- * fs_check_bytes() if @wanted (this filesystem, this mode, a name that
- * does not exist), NULL to let it through; but as overlay.c says for the
- * names overlayfs makes on a task's behalf: its own pass, the user's are
- * checked as on the overlay.
- */
-static fs_check_fn new_name_check(enum fs_op op,
-				  const struct utf8guard_policy *policy,
-				  bool wanted, const struct dentry *dentry)
-{
-	switch (fs_overlay_internal(dentry, op, policy)) {
-	case FS_OVERLAY_OWN:
-		return NULL;
-	case FS_OVERLAY_JUDGED:
-		return fs_check_judged;
-	case FS_OVERLAY_CHECK:
-		return fs_check_bytes;
-	case FS_OVERLAY_USER_NS:
-		/* Checked here anyway, or else only if overlayfs makes it. */
-		return wanted || fs_overlay_on_stack() ? fs_check_bytes : NULL;
-	default:
-		return wanted ? fs_check_bytes : NULL;
-	}
-}
-
-/*
- * fs_check_wanted() for a new name @dentry in @dir; on an overlay, the
- * judgement is also kept for the overlay operation that follows
- * (overlay_seen.c).
- */
-static bool new_name_wanted(const struct inode *dir,
-			    const struct dentry *dentry,
-			    struct utf8guard_policy *policy)
-{
-	bool wanted = fs_check_wanted(dir->i_sb, policy);
-
-	if (dir->i_sb->s_magic == OVERLAYFS_SUPER_MAGIC)
-		fs_overlay_seen_record(dentry, policy, wanted);
-	return wanted;
-}
-
-static int check_new_name(enum fs_op op, const struct utf8guard_policy *policy,
-			  bool wanted, const struct dentry *dentry)
-{
-	fs_check_fn check = new_name_check(op, policy, wanted, dentry);
-
-	return check ? check(op, policy, dentry->d_name.name,
-			     dentry->d_name.len) : 0;
-}
-
 /*
  * int security_inode_create(struct inode *dir, struct dentry *dentry,
  *			     umode_t mode);
@@ -126,17 +71,14 @@ static int check_in_dir(enum fs_op op, struct pt_regs *regs)
 	struct inode *dir = (struct inode *)regs_get_kernel_argument(regs, 0);
 	struct dentry *dentry =
 		(struct dentry *)regs_get_kernel_argument(regs, 1);
-	struct utf8guard_policy policy;
-	bool wanted;
 
 	if (selftest_running())
 		return selftest_hit(regs, dentry);
 	/* The hooked function returns 0 for private inodes: so do we. */
 	if (unlikely(IS_PRIVATE(dir)))
 		return 0;
-	wanted = new_name_wanted(dir, dentry, &policy);
-	return fs_probe_refuse(regs, check_new_name(op, &policy, wanted,
-						    dentry));
+	return fs_probe_refuse(regs, fs_check_new_name(op, dir, dentry, true,
+						       NULL));
 }
 
 static int pre_create(struct kprobe *p, struct pt_regs *regs)
@@ -166,26 +108,13 @@ static int pre_symlink(struct kprobe *p, struct pt_regs *regs)
 	struct dentry *dentry =
 		(struct dentry *)regs_get_kernel_argument(regs, 1);
 	const char *target = (const char *)regs_get_kernel_argument(regs, 2);
-	fs_check_fn check;
-	struct utf8guard_policy policy;
-	bool wanted;
-	int verdict;
 
 	if (selftest_running())
 		return selftest_hit(regs, dentry);
 	if (unlikely(IS_PRIVATE(dir)))
 		return 0;
-	wanted = new_name_wanted(dir, dentry, &policy);
-	/* A temporary name's target, made over a whiteout, is the user's. */
-	check = new_name_check(FS_OP_SYMLINK, &policy, wanted, dentry);
-	if (!check)
-		return 0;
-	verdict = check(FS_OP_SYMLINK, &policy, dentry->d_name.name,
-			dentry->d_name.len);
-	if (!verdict && fs_check_symlink_target())
-		verdict = check(FS_OP_SYMLINK_TARGET, &policy,
-				(const u8 *)target, strnlen(target, PATH_MAX));
-	return fs_probe_refuse(regs, verdict);
+	return fs_probe_refuse(regs, fs_check_new_name(FS_OP_SYMLINK, dir,
+						       dentry, true, target));
 }
 
 /*
@@ -199,16 +128,13 @@ static int pre_link(struct kprobe *p, struct pt_regs *regs)
 	struct inode *dir = (struct inode *)regs_get_kernel_argument(regs, 1);
 	struct dentry *new_dentry =
 		(struct dentry *)regs_get_kernel_argument(regs, 2);
-	struct utf8guard_policy policy;
-	bool wanted;
 
 	if (selftest_running())
 		return selftest_hit(regs, new_dentry);
 	if (unlikely(IS_PRIVATE(d_backing_inode(old_dentry))))
 		return 0;
-	wanted = new_name_wanted(dir, new_dentry, &policy);
-	return fs_probe_refuse(regs, check_new_name(FS_OP_LINK, &policy,
-						    wanted, new_dentry));
+	return fs_probe_refuse(regs, fs_check_new_name(FS_OP_LINK, dir,
+						       new_dentry, true, NULL));
 }
 
 /*
@@ -228,8 +154,6 @@ static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 	struct dentry *new_dentry =
 		(struct dentry *)regs_get_kernel_argument(regs, 3);
 	unsigned int flags = regs_get_kernel_argument(regs, 4);
-	struct utf8guard_policy policy;
-	bool wanted;
 
 	if (selftest_running())
 		return selftest_hit(regs, new_dentry);
@@ -237,10 +161,9 @@ static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 		     (d_is_positive(new_dentry) &&
 		      IS_PRIVATE(d_backing_inode(new_dentry)))))
 		return 0;
-	wanted = new_name_wanted(new_dir, new_dentry, &policy) &&
-		 !(flags & RENAME_EXCHANGE) && d_is_negative(new_dentry);
-	return fs_probe_refuse(regs, check_new_name(FS_OP_RENAME, &policy,
-						    wanted, new_dentry));
+	return fs_probe_refuse(regs, fs_check_new_name(FS_OP_RENAME, new_dir,
+				new_dentry, !(flags & RENAME_EXCHANGE) &&
+				d_is_negative(new_dentry), NULL));
 }
 
 #define PROBE(sym, handler) {					\
