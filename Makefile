@@ -23,6 +23,7 @@
 #                     needed); or one part: cli-install, man-install,
 #                     completion-install, config-install, systemd-install
 #   make dkms-install copy the module source to /usr/src/utf8guard-VERSION
+#                     (make dkms: the same)
 #   make deb          the Debian packages utf8guard and utf8guard-dkms
 #                     (debian/): dpkg-buildpackage -us -uc -b on a copy of
 #                     the tree in build/deb/, where the .debs and .changes
@@ -151,5 +152,5 @@ clean:
 
 .PHONY: all cli module module-install cli-install man-install \
 	completion-install config-install systemd-install userspace-install \
-	install dkms-install deb check check-long style demo fuzz fuzz-net clean core-freestanding bench \
+	install dkms dkms-install deb check check-long style demo fuzz fuzz-net clean core-freestanding bench \
 	bench-fs bench-nf

@@ -119,6 +119,8 @@ DKMS_DEST = $(DESTDIR)$(DKMS_SOURCE_TREE)/utf8guard-$(VERSION)
 DKMS_FILES = Makefile Kbuild packaging/install.mk $(sort $(wildcard core/*.[ch] kernel/*.[ch] \
 	kernel/fs/*.[ch] kernel/net/*.[ch]))
 
+dkms: dkms-install
+
 dkms-install:
 	@if [ -z "$(VERSION)" ]; then \
 		echo "error: no UTF8GUARD_VERSION in core/utf8guard_version.h" >&2; exit 2; \
