@@ -65,8 +65,7 @@ for ko in utf8guard.ko utf8guard_nf.ko; do
 	}
 done
 "$vm/stock-modules.sh" "$("$vm/stock-kernel.sh" --version)" \
-	"$out/stock-modules" nf_defrag_ipv4 nf_defrag_ipv6 \
-	nf_reject_ipv4 nf_reject_ipv6
+	"$out/stock-modules" --deps-of "$out/modules/utf8guard_nf.ko"
 printf 'SIZE=%s\nSECONDS=%s\nROUNDS=%s\nVALIDATOR=%s\n' "$size" "$seconds" \
 	"$rounds" "$validator" >"$out/bench.conf"
 

@@ -19,17 +19,13 @@ make -s -C "$top" BUILD="$out/cli" cli
 # shared libraries and the dynamic loader go into the initramfs with it.
 libs=$out/libs
 rm -rf "$libs"
-for lib in $(ldd "$out/cli/utf8guardctl" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }'); do
-	mkdir -p "$libs$(dirname "$lib")"
-	cp -L "$lib" "$libs$lib"
-done
+"$vm/copy-libs.sh" "$out/cli/utf8guardctl" "$libs"
 tree=$("$vm/stock-kernel.sh" --build)
 image=$("$vm/stock-kernel.sh" --image)
 "$top/tests/harness/build-modules.sh" "$tree" "$out/modules"
 "$top/tests/net/build-net-tools.sh" "$out"
 "$vm/stock-modules.sh" "$("$vm/stock-kernel.sh" --version)" \
-	"$out/stock-modules" nf_defrag_ipv4 nf_defrag_ipv6 \
-	nf_reject_ipv4 nf_reject_ipv6
+	"$out/stock-modules" --deps-of "$out/modules/utf8guard_nf.ko"
 
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/scripts/demo-guest.sh" \
 	--file "$out/cli/utf8guardctl:/utf8guard/tools/" --tree "$libs" \

@@ -143,9 +143,8 @@ prepare() {
 			bcachefs=(bcachefs)
 		"$vm/stock-modules.sh" "$version" \
 			"$out/stock-modules" crc32c_generic ext4 btrfs overlay ocfs2 \
-			"${bcachefs[@]}" loop 9p 9pnet_virtio \
-			virtio_pci nf_defrag_ipv4 nf_defrag_ipv6 \
-			nf_reject_ipv4 nf_reject_ipv6 veth
+			"${bcachefs[@]}" loop 9p 9pnet_virtio virtio_pci veth \
+			--deps-of "$mods/utf8guard_nf.ko"
 		# utf8guardctl's suite: the modules and the CLI as `make install
 		# DESTDIR=...` puts them (modules_install + depmod, so that `load`
 		# finds them by name), over the stock modules; from a copy of the
@@ -164,12 +163,7 @@ prepare() {
 		}
 		ctl=$(find "$stage" -path '*/sbin/utf8guardctl' -type f | head -n 1)
 		[ -n "$ctl" ] || { echo "vm-suite: make install put no utf8guardctl in $stage" >&2; exit 1; }
-		libs=$(ldd "$ctl" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }')
-		[ -n "$libs" ] || { echo "vm-suite: ldd finds no shared library of $ctl" >&2; exit 1; }
-		for lib in $libs; do
-			mkdir -p "$stage$(dirname "$lib")"
-			cp -L "$lib" "$stage$lib"
-		done
+		"$vm/copy-libs.sh" "$ctl" "$stage"
 		tree_args=(--tree "$stage")
 	fi
 
@@ -290,7 +284,10 @@ label=$kind${name:+-$name}
 [ "$kind" != test ] || label="$label-$vmn"
 summary="$label: $counts"
 if [ "$kind" = test ] && [ "$vmn" = 1 ]; then
-	if kunit=$("$vm/kunit-parse.sh" "$out/console-1.log" --suites 6 2>&1 | tail -n 1); then
+	# As many suites as the guest runner names (its kunit_suites).
+	kunit_count=$(sed -n '/^kunit_suites="/,/"$/p' "$here/guest-run-test-kernel.sh" |
+		sed 's/kunit_suites=//; s/"//g' | wc -w)
+	if kunit=$("$vm/kunit-parse.sh" "$out/console-1.log" --suites "$kunit_count" 2>&1 | tail -n 1); then
 		summary="$summary, kunit: $kunit"
 	else
 		summary="$summary, kunit: FAILED ($kunit)"

@@ -59,8 +59,7 @@ image=$("${stock_kernel[@]}" --image)
 mods=$("$top/tests/harness/build-modules.sh" "$tree" | tail -n 1)
 "$top/tests/net/build-net-tools.sh" "$out"
 "$vm/stock-modules.sh" "$("${stock_kernel[@]}" --version)" "$out/stock-modules" \
-	nf_defrag_ipv4 nf_defrag_ipv6 \
-	nf_reject_ipv4 nf_reject_ipv6
+	--deps-of "$mods/utf8guard_nf.ko"
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/tests/net/tcp_fuzz_test.sh" \
 	--file "$mods/utf8guard.ko:/utf8guard/modules/" \
 	--file "$mods/utf8guard_nf.ko:/utf8guard/modules/" \
