@@ -103,25 +103,37 @@ bool net_watches(u8 protocol, u16 port);
 size_t net_format_ports(char *buf, size_t size);
 
 /* payload.c */
+/* Bytes of context logged on each side of the bad span. */
+#define NET_LOG_CONTEXT_BYTES	4
+
 /**
  * struct net_payload - what was found in one L4 payload
  * @stream: validator state after the payload (its carry is what a TCP
  *	segment leaves undecided at its end)
  * @violation: the first error the policy refuses, when @found
  * @found: whether there is one
+ * @carried: bytes of carry fed before the payload (@violation's offset
+ *	counts them first)
+ * @window: when @found, the bytes of carry and payload around the
+ *	violation, for the log line: up to NET_LOG_CONTEXT_BYTES before it,
+ *	its own, up to NET_LOG_CONTEXT_BYTES after it
+ * @window_before: how many of @window are before the violation
+ * @window_length: how many bytes @window holds (fewer at the payload's
+ *	end)
  */
 struct net_payload {
 	struct utf8guard_stream stream;
 	struct utf8guard_report violation;
 	bool found;
+	u8 carried;
+	u8 window[2 * NET_LOG_CONTEXT_BYTES + 3];
+	size_t window_before;
+	size_t window_length;
 };
 
 int net_payload_check(struct sk_buff *skb, unsigned int offset,
 		      unsigned int len, const u8 *carry, u8 carry_length,
 		      bool at_end, u32 classes, struct net_payload *result);
-size_t net_payload_window(const struct sk_buff *skb, unsigned int offset,
-			  unsigned int len, const u8 *carry, u8 carry_length,
-			  u64 start, size_t count, u8 *out);
 
 /* flows.c: TCP flows whose last checked segment ended mid-character. */
 /**

@@ -11,9 +11,6 @@
 
 #include "net_hook.h"
 
-/* Bytes of context logged on each side of the bad span. */
-#define LOG_CONTEXT_BYTES 4
-
 static void format_endpoint(char *buf, size_t size, u8 family,
 			    const struct in6_addr *addr, __be16 port)
 {
@@ -29,26 +26,19 @@ static const char *protocol_name(const struct net_packet *pkt)
 }
 
 static void log_violation(const struct utf8guard_policy *policy,
-			  struct sk_buff *skb, const struct net_packet *pkt,
-			  const u8 *carry, u8 carry_length,
-			  const struct utf8guard_report *report)
+			  const struct net_packet *pkt,
+			  const struct net_payload *payload)
 {
+	const struct utf8guard_report *report = &payload->violation;
 	const char *verb = policy->mode == UTF8GUARD_MODE_ENFORCE ?
 			   "dropped" : "audit: would drop";
 	char from[64], to[64];
-	u8 window[2 * LOG_CONTEXT_BYTES + 3];
-	u64 start = report->offset, first;
-	size_t before, n;
-	long long at = (long long)start - carry_length;
+	const u8 *window = payload->window;
+	size_t before = payload->window_before, n = payload->window_length;
+	long long at = (long long)report->offset - payload->carried;
 
 	if (!net_ratelimit())
 		return;
-	before = min_t(u64, start, LOG_CONTEXT_BYTES);
-	first = start - before;
-	n = net_payload_window(skb, pkt->offset + pkt->skip,
-			       pkt->len - pkt->skip, carry, carry_length,
-			       first, before + report->length +
-			       LOG_CONTEXT_BYTES, window);
 	format_endpoint(from, sizeof(from), pkt->key.family, &pkt->key.saddr,
 			pkt->key.sport);
 	format_endpoint(to, sizeof(to), pkt->key.family, &pkt->key.daddr,
@@ -104,8 +94,7 @@ unsigned int net_check_payload(struct sk_buff *skb,
 		return NF_ACCEPT;
 	net_count(NET_REASON_FIRST + result->violation.reason);
 	net_count(ret ? NET_DROPPED : NET_AUDITED);
-	log_violation(policy, skb, pkt, carry, carry_length,
-		      &result->violation);
+	log_violation(policy, pkt, result);
 	return ret ? NF_DROP : NF_ACCEPT;
 }
 
