@@ -211,6 +211,7 @@ size_t net_flow_size(void);
  * @fin: TCP flags
  * @rst: TCP flags
  * @urg: TCP flags
+ * @action: net/action, read with the policy
  */
 struct net_packet {
 	struct net_flow_key key;
@@ -222,6 +223,7 @@ struct net_packet {
 	u32 seq;
 	u32 ack_seq;
 	bool ack, syn, fin, rst, urg;
+	enum net_action action;
 };
 
 /* hooks.c */
@@ -229,13 +231,42 @@ int net_hooks_init(void);
 void net_hooks_exit(void);
 
 /* verdict.c */
-unsigned int net_check_payload(struct sk_buff *skb,
-			       const struct net_packet *pkt,
-			       const struct utf8guard_policy *policy,
-			       const u8 *carry, u8 carry_length, bool at_end,
-			       struct net_payload *result);
-unsigned int net_refuse(const struct utf8guard_policy *policy,
-			enum net_counter why);
+/* Whom net/action reset resets for a segment refused for its payload. */
+enum net_reset_target {
+	NET_RESET_NONE,		/* no one: UDP, or TCP would not take it */
+	NET_RESET_SENDER,	/* a RST to its sender (REJECT's) */
+	NET_RESET_SOCKET,	/* the local connection, at both ends */
+};
+
+/**
+ * struct net_outcome - what the stages before the verdict found
+ * @payload: what the validator found, when @checked
+ * @checked: whether the payload was validated
+ * @refused: whether the packet is refused although @payload holds no
+ *	violation: it cannot be checked as it will be delivered
+ * @why: the counter that says why, when @refused
+ * @reset: whom net/action reset resets for a violation
+ * @sk: the local full socket, for NET_RESET_SOCKET
+ */
+struct net_outcome {
+	struct net_payload payload;
+	bool checked;
+	bool refused;
+	enum net_counter why;
+	enum net_reset_target reset;
+	struct sock *sk;
+};
+
+/* Whether @outcome refuses the packet: net_verdict() drops it in enforce. */
+static inline bool net_outcome_refuses(const struct net_outcome *outcome)
+{
+	return outcome->refused || (outcome->checked && outcome->payload.found);
+}
+
+unsigned int net_verdict(struct sk_buff *skb, const struct net_packet *pkt,
+			 const struct nf_hook_state *state,
+			 const struct utf8guard_policy *policy,
+			 const struct net_outcome *outcome);
 
 /* tcp.c */
 unsigned int net_tcp_check(struct sk_buff *skb, struct net_packet *pkt,
