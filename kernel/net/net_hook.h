@@ -170,7 +170,7 @@ struct net_flow_state {
 	u32 next;
 };
 
-/* net_flow_store() flags */
+/* struct net_flow_end flags */
 #define NET_FLOW_CREATE		BIT(0)
 #define NET_FLOW_NEXT_SET	BIT(1)
 #define NET_FLOW_NEXT_MAX	BIT(2)
@@ -186,11 +186,44 @@ int net_flow_claim(const struct net_flow_key *key, struct sock *sk,
 void net_flow_forget_stale(const struct net_flow_key *key);
 int net_flow_claim_start(const struct net_flow_key *key, struct sock *sk,
 			 u32 seq);
-void net_flow_unclaim(const struct net_flow_key *key, const struct sock *sk,
-		      u32 from);
-int net_flow_store(const struct net_flow_key *key, struct sock *sk, u32 seq,
-		   const u8 *carry, u8 carry_length, u32 frontier,
-		   unsigned int flags);
+
+/**
+ * struct net_flow_end - how a checked segment leaves its flow
+ * @refused: it is refused already (a violation, an unreadable payload,
+ *	no character boundary where one is needed): nothing is stored
+ * @enforce: a refused segment is dropped (mode enforce): it will not reach
+ *	TCP, so its claim goes
+ * @claimed: it was checked from a claim at @from (net_flow_claim(),
+ *	net_flow_claim_start())
+ * @from: where
+ * @stream: the validator's state after it, whose carry is stored at @seq
+ *	unless @refused; NULL: nothing is stored
+ * @seq: sequence number of the byte after the segment
+ * @frontier: the receiver's rcv_nxt, or a lower bound: carries before it
+ *	are no longer needed
+ * @flags: NET_FLOW_CREATE: make an entry even without a carry;
+ *	NET_FLOW_NEXT_SET: the flow's next becomes @seq;
+ *	NET_FLOW_NEXT_MAX: so does it when @seq is beyond it
+ * @has_queue: the socket has an out-of-order queue, starting at @queue: a
+ *	segment that reaches it must end exactly there and leave the carry
+ *	its first segment was checked after
+ * @queue: where
+ */
+struct net_flow_end {
+	bool refused;
+	bool enforce;
+	bool claimed;
+	u32 from;
+	const struct utf8guard_stream *stream;
+	u32 seq;
+	u32 frontier;
+	unsigned int flags;
+	bool has_queue;
+	u32 queue;
+};
+
+int net_flow_settle(const struct net_flow_key *key, struct sock *sk,
+		    const struct net_flow_end *end);
 unsigned int net_flows_count(void);
 unsigned int net_flows_max(void);
 unsigned int net_flows_buckets(void);

@@ -223,13 +223,7 @@ static void refuse(struct net_outcome *outcome, enum net_counter why)
 /* A claim or store that failed: the segment must not pass. */
 static void refuse_store(struct net_outcome *outcome, int error)
 {
-	if (error != -EBUSY) {
-		refuse(outcome, NET_NOMEM);
-		return;
-	}
-	pr_warn_ratelimited("flow table full (flows_max %u) of flows holding split characters: TCP segment refused\n",
-			    net_flows_max());
-	refuse(outcome, NET_FULL);
+	refuse(outcome, error == -EBUSY ? NET_FULL : NET_NOMEM);
 }
 
 /*
@@ -248,59 +242,6 @@ static bool validate(struct sk_buff *skb, const struct net_packet *pkt,
 	if (!outcome->checked)
 		refuse(outcome, NET_UNPARSED);
 	return outcome->checked && !outcome->payload.found;
-}
-
-/*
- * How the checked segment leaves its flow, in one step after validation:
- * unless it is refused already, its carry is stored (a segment reaching
- * the out-of-order queue must meet it); a refused segment is dropped in
- * mode enforce, so its claim goes.
- */
-struct flow_end {
-	bool refused;
-	bool enforce;
-	bool claimed;
-	u32 from;
-	const struct utf8guard_stream *stream;
-	u32 seq;
-	u32 frontier;
-	unsigned int flags;
-	bool has_queue;
-	u32 queue;
-};
-
-/* Whether a segment ending where the out-of-order queue starts leaves the
- * carry the queued segment was checked after.
- */
-static bool meets_queue(const struct net_flow_key *key, const struct sock *sk,
-			u32 end, const struct utf8guard_stream *stream)
-{
-	struct net_flow_state there;
-
-	net_flow_lookup(key, sk, end, &there);
-	return there.carry_length == stream->carry_length &&
-	       !memcmp(there.carry, stream->carry, there.carry_length);
-}
-
-static int settle(const struct net_flow_key *key, struct sock *sk,
-		  const struct flow_end *end)
-{
-	int ret = 0;
-
-	if (!end->refused && end->stream) {
-		if (end->has_queue && !before(end->seq, end->queue) &&
-		    (end->seq != end->queue ||
-		     !meets_queue(key, sk, end->seq, end->stream)))
-			ret = -ERANGE;
-		else
-			ret = net_flow_store(key, sk, end->seq,
-					     end->stream->carry,
-					     end->stream->carry_length,
-					     end->frontier, end->flags);
-	}
-	if ((end->refused || ret) && end->enforce && end->claimed)
-		net_flow_unclaim(key, sk, end->from);
-	return ret;
 }
 
 /*
@@ -329,7 +270,7 @@ static void check_start(struct sk_buff *skb, struct net_packet *pkt,
 			const struct tcp_view *view,
 			struct net_outcome *outcome)
 {
-	struct flow_end end = {
+	struct net_flow_end end = {
 		.enforce = policy->mode == UTF8GUARD_MODE_ENFORCE,
 		.claimed = true,
 		.from = pkt->seq,
@@ -355,7 +296,7 @@ static void check_start(struct sk_buff *skb, struct net_packet *pkt,
 	}
 	check_from_boundary(skb, pkt, policy, outcome);
 	end.refused = net_outcome_refuses(outcome);
-	settle(&pkt->key, view->found, &end);
+	net_flow_settle(&pkt->key, view->found, &end);
 }
 
 /*
@@ -367,7 +308,7 @@ static void check_forwarded(struct sk_buff *skb, struct net_packet *pkt,
 			    struct net_outcome *outcome)
 {
 	struct net_flow_state flow;
-	struct flow_end end = {
+	struct net_flow_end end = {
 		.stream = &outcome->payload.stream,
 		.seq = pkt->seq + pkt->len,
 		.frontier = pkt->seq,
@@ -378,7 +319,7 @@ static void check_forwarded(struct sk_buff *skb, struct net_packet *pkt,
 	outcome->reset = NET_RESET_SENDER;
 	end.refused = !validate(skb, pkt, policy, flow.carry,
 				flow.carry_length, outcome);
-	error = settle(&pkt->key, NULL, &end);
+	error = net_flow_settle(&pkt->key, NULL, &end);
 	if (error)
 		refuse_store(outcome, error);
 }
@@ -395,7 +336,7 @@ static void check_claimed(struct sk_buff *skb, struct net_packet *pkt,
 			  const struct net_flow_state *flow,
 			  struct net_outcome *outcome)
 {
-	struct flow_end end = {
+	struct net_flow_end end = {
 		.enforce = policy->mode == UTF8GUARD_MODE_ENFORCE,
 		.claimed = true,
 		.from = flow->from,
@@ -419,7 +360,7 @@ static void check_claimed(struct sk_buff *skb, struct net_packet *pkt,
 	}
 	end.refused = !validate(skb, pkt, policy, flow->carry,
 				flow->carry_length, outcome);
-	error = settle(&pkt->key, view->sk, &end);
+	error = net_flow_settle(&pkt->key, view->sk, &end);
 	if (error == -ERANGE)
 		refuse(outcome, NET_REORDERED);
 	else if (error)
