@@ -32,6 +32,11 @@
  *    runs later, from a work item: until the socket takes no more data,
  *    the entry stays, doomed, and every segment for it is refused.
  *
+ * A local segment claims its flow before it is validated
+ * (net_flow_claim(), net_flow_claim_start()) and settles it after, in one
+ * call (net_flow_settle()): its carry stored, or its claim released if it
+ * is dropped.
+ *
  * Memory: at most flows_max entries of sizeof(struct flow) bytes (shown
  * at load), plus the sockets they pin, which a closed connection frees at
  * the next collection (FLOW_GC_INTERVAL).

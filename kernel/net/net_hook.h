@@ -4,18 +4,24 @@
  *
  *	hooks.c		netfilter hooks in every network namespace,
  *			parsing the headers
- *	verdict.c	the verdict on a payload, the log line
- *	payload.c	validating an L4 payload in place (non-linear skbs)
  *	tcp.c		TCP: which bytes of a segment the socket will
  *			deliver, and after what
  *	flows.c		per-flow TCP state: split characters, next
  *	mptcp.c		MPTCP: fall back to TCP on watched ports
+ *	payload.c	validating an L4 payload in place (non-linear skbs)
+ *	verdict.c	the verdict on a packet: counts, log line, drop,
+ *			reset
  *	reset.c		net/action reset: resetting refused connections
  *	ports.c		the watched port set: parse and format
  *	settings.c	enabled, ports, forward, action (kit settings)
  *	counters.c	net/stats/ counters (a kit counter set)
  *	sysfs.c		/sys/kernel/utf8guard/net/ (a kit directory)
  *	main.c		module parameters, load and unload
+ *
+ * A packet's way runs down the first six in that order (a TCP segment
+ * enters flows.c twice: to claim its flow before validation, to settle it
+ * after), and no file calls one above it
+ * (Documentation/netfilter-hook-design.rst, "Source layout").
  */
 #ifndef UTF8GUARD_NET_HOOK_H
 #define UTF8GUARD_NET_HOOK_H

@@ -55,6 +55,11 @@
  * one flow's segments could be checked on two CPUs at once, against an
  * rcv_nxt the other one is moving.  MPTCP is handled in mptcp.c.  A FIN
  * ends the text: a character left undecided at the FIN is truncated.
+ *
+ * A segment goes one way: the socket is read, the flow claimed
+ * (flows.c), the payload validated (payload.c), the flow settled in one
+ * call (net_flow_settle()), and what was found (struct net_outcome) goes
+ * to verdict.c, which alone counts, logs, drops and resets.
  */
 
 #include <linux/netfilter.h>
