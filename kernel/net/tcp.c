@@ -251,8 +251,8 @@ static bool validate(struct sk_buff *skb, const struct net_packet *pkt,
 
 /*
  * The start of a text: it must end on a character boundary.  A violation
- * resets no local connection (TCP may throw the segment away): only its
- * sender, as REJECT would.
+ * gets the RST to its sender that REJECT would send: a local connection
+ * is reset only for a segment TCP would take in order (check_claimed()).
  */
 static void check_from_boundary(struct sk_buff *skb, struct net_packet *pkt,
 				const struct utf8guard_policy *policy,
