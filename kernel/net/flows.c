@@ -32,6 +32,11 @@
  *    runs later, from a work item: until the socket takes no more data,
  *    the entry stays, doomed, and every segment for it is refused.
  *
+ * A local segment claims its flow before it is validated
+ * (net_flow_claim(), net_flow_claim_start()) and settles it after, in one
+ * call (net_flow_settle()): its carry stored, or its claim released if it
+ * is dropped.
+ *
  * Memory: at most flows_max entries of sizeof(struct flow) bytes (shown
  * at load), plus the sockets they pin, which a closed connection frees at
  * the next collection (FLOW_GC_INTERVAL).
@@ -348,14 +353,20 @@ static bool reclaim_one(struct list_head *dead)
 	return false;
 }
 
-/* Undo lock_entry(): drop the lock, then free what it left. */
-static void unlock_entry(struct list_head *dead, struct flow *fresh)
+/*
+ * Undo lock_entry(): drop the lock, then free what it left.  A segment
+ * that found the table full (@ret -EBUSY) is refused: say why.
+ */
+static void unlock_entry(struct list_head *dead, struct flow *fresh, int ret)
 	__releases(&flows_lock)
 {
 	spin_unlock_bh(&flows_lock);
 	free_dead(dead);
 	if (fresh)
 		kmem_cache_free(flow_cache, fresh);
+	if (ret == -EBUSY)
+		pr_warn_ratelimited("flow table full (flows_max %u) of flows holding split characters: TCP segment refused\n",
+				    flows_max);
 }
 
 /* Under flows_lock: a segment is checked from @pos from now on. */
@@ -527,7 +538,7 @@ int net_flow_claim(const struct net_flow_key *key, struct sock *sk,
 	state->from = from;
 	copy_state(flow, from, state);
 out:
-	unlock_entry(&dead, fresh);
+	unlock_entry(&dead, fresh, ret);
 	return ret;
 }
 
@@ -601,24 +612,18 @@ int net_flow_claim_start(const struct net_flow_key *key, struct sock *sk,
 	}
 	claim_at(flow, seq);
 out:
-	unlock_entry(&dead, fresh);
+	unlock_entry(&dead, fresh, ret);
 	return ret;
 }
 
-/**
- * net_flow_unclaim() - the segment claimed from @from was dropped
- * @key: the flow
- * @sk: its socket
- * @from: where net_flow_claim() claimed it from
- *
- * It will not reach TCP, so another segment may be checked from there at
- * once.  No one else can have claimed @from since: that takes a grace
- * period, and the caller is still in its read-side critical section.
- *
- * Context: any context.
+/*
+ * The segment claimed from @from is dropped: it will not reach TCP, so
+ * another segment may be checked from there at once.  No one else can
+ * have claimed @from since: that takes a grace period, and the caller is
+ * still in its read-side critical section.
  */
-void net_flow_unclaim(const struct net_flow_key *key, const struct sock *sk,
-		      u32 from)
+static void unclaim(const struct net_flow_key *key, const struct sock *sk,
+		    u32 from)
 {
 	struct flow *flow;
 
@@ -629,8 +634,8 @@ void net_flow_unclaim(const struct net_flow_key *key, const struct sock *sk,
 	spin_unlock_bh(&flows_lock);
 }
 
-/**
- * net_flow_store() - record where a segment the hook accepts ends
+/*
+ * Record where a segment the hook accepts ends.
  * @key: the flow
  * @sk: the socket the segment is for (a full socket, whose reference the
  *	entry takes), or NULL for a forwarded segment
@@ -645,15 +650,13 @@ void net_flow_unclaim(const struct net_flow_key *key, const struct sock *sk,
  *
  * A flow gets an entry only for a carry, or with NET_FLOW_CREATE; a local
  * flow's entry goes as soon as nothing in it is at or after @frontier.
- *
- * Context: any context (GFP_ATOMIC).
  * Return: 0; -ENOSPC when every carry slot is live; -EBUSY when the table
  * is full of entries still needed; -ENOMEM.  On an error nothing changed
  * and the segment must not be accepted.
  */
-int net_flow_store(const struct net_flow_key *key, struct sock *sk, u32 seq,
-		   const u8 *carry, u8 carry_length, u32 frontier,
-		   unsigned int flags)
+static int store(const struct net_flow_key *key, struct sock *sk, u32 seq,
+		 const u8 *carry, u8 carry_length, u32 frontier,
+		 unsigned int flags)
 {
 	u32 hash = flow_hash(key);
 	struct flow *flow, *fresh = NULL;
@@ -676,7 +679,60 @@ int net_flow_store(const struct net_flow_key *key, struct sock *sk, u32 seq,
 	else if (flow->sk && !holds_after(flow, frontier) && !claim_live(flow))
 		unlink_flow(flow, &dead);
 out:
-	unlock_entry(&dead, fresh);
+	unlock_entry(&dead, fresh, ret);
+	return ret;
+}
+
+/*
+ * Whether a segment ending at @seq, where the out-of-order queue starts,
+ * leaves the carry the queued segment was checked after.
+ */
+static bool meets_queue(const struct net_flow_key *key, const struct sock *sk,
+			u32 seq, const struct utf8guard_stream *stream)
+{
+	struct net_flow_state there;
+
+	net_flow_lookup(key, sk, seq, &there);
+	return there.carry_length == stream->carry_length &&
+	       !memcmp(there.carry, stream->carry, there.carry_length);
+}
+
+/**
+ * net_flow_settle() - leave the flow of a checked segment
+ * @key: the flow
+ * @sk: the socket the segment is for (a full socket, whose reference an
+ *	entry takes; a request socket or listener for handshake data), or
+ *	NULL for a forwarded segment
+ * @end: what was found, and what to store
+ *
+ * The one step after validation: unless @end->refused, the carry the
+ * segment leaves is stored at its end (a segment reaching the
+ * out-of-order queue must meet it); if the segment is refused, here or
+ * before, and dropped, its claim goes.
+ *
+ * Context: any context (GFP_ATOMIC).
+ * Return: 0; -ERANGE when the segment does not meet the out-of-order
+ * queue (reordered); -ENOSPC when every carry slot is live; -EBUSY when
+ * the table is full of entries still needed; -ENOMEM.  On an error
+ * nothing was stored and the segment must not be accepted.
+ */
+int net_flow_settle(const struct net_flow_key *key, struct sock *sk,
+		    const struct net_flow_end *end)
+{
+	int ret = 0;
+
+	if (!end->refused && end->stream) {
+		if (end->has_queue && !before(end->seq, end->queue) &&
+		    (end->seq != end->queue ||
+		     !meets_queue(key, sk, end->seq, end->stream)))
+			ret = -ERANGE;
+		else
+			ret = store(key, sk, end->seq, end->stream->carry,
+				    end->stream->carry_length, end->frontier,
+				    end->flags);
+	}
+	if ((end->refused || ret) && end->enforce && end->claimed)
+		unclaim(key, sk, end->from);
 	return ret;
 }
 

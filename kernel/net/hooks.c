@@ -7,9 +7,10 @@
  * enabled in each namespace, so the hooks see whole datagrams.
  *
  * For a UDP or TCP packet to a watched destination port, the L4 payload is
- * validated in place under the current policy (verdict.c): a UDP datagram
+ * validated in place under the current policy (payload.c): a UDP datagram
  * as a text of its own, a TCP segment as the part of a stream its socket
- * will deliver (tcp.c).
+ * will deliver (tcp.c).  The settings and the policy are read once, here;
+ * the verdict is verdict.c's.
  */
 
 #include <linux/ip.h>
@@ -153,21 +154,42 @@ static unsigned int udp_datagram_size(const struct sk_buff *skb,
  */
 static unsigned int check_udp(struct sk_buff *skb,
 			      const struct net_packet *pkt,
+			      const struct nf_hook_state *state,
 			      const struct utf8guard_policy *policy)
 {
 	unsigned int size = udp_datagram_size(skb, pkt), done = 0;
 	struct net_packet datagram = *pkt;
-	struct net_payload result;
+	struct net_outcome outcome = { .reset = NET_RESET_NONE };
 	unsigned int verdict;
 
 	do {
 		datagram.offset = pkt->offset + done;
 		datagram.len = min(size, pkt->len - done);
-		verdict = net_check_payload(skb, &datagram, policy, NULL, 0,
-					    true, &result);
+		outcome.checked = !net_payload_check(skb, datagram.offset,
+						     datagram.len, NULL, 0,
+						     true, policy->classes,
+						     &outcome.payload);
+		outcome.refused = !outcome.checked;
+		outcome.why = NET_UNPARSED;
+		verdict = net_verdict(skb, &datagram, state, policy, &outcome);
 		done += datagram.len;
 	} while (verdict == NF_ACCEPT && done < pkt->len);
 	return verdict;
+}
+
+/* Headers that cannot be read, to a watched port. */
+static unsigned int refuse_unparsed(struct sk_buff *skb,
+				    const struct net_packet *pkt,
+				    const struct nf_hook_state *state,
+				    const struct utf8guard_policy *policy)
+{
+	struct net_outcome outcome = {
+		.refused = true,
+		.why = NET_UNPARSED,
+		.reset = NET_RESET_NONE,
+	};
+
+	return net_verdict(skb, pkt, state, policy, &outcome);
 }
 
 static unsigned int utf8guard_nf_hook(void *priv, struct sk_buff *skb,
@@ -199,15 +221,16 @@ static unsigned int utf8guard_nf_hook(void *priv, struct sk_buff *skb,
 		 */
 		if (pkt.key.dport &&
 		    net_watches(pkt.protocol, ntohs(pkt.key.dport)))
-			return net_refuse(&policy, NET_UNPARSED);
+			return refuse_unparsed(skb, &pkt, state, &policy);
 		net_count(NET_UNPARSED);
 		return NF_ACCEPT;
 	}
 	if (!net_watches(pkt.protocol, ntohs(pkt.key.dport)))
 		return NF_ACCEPT;
+	pkt.action = net_action();
 	if (pkt.protocol == IPPROTO_TCP)
 		return net_tcp_check(skb, &pkt, state, &policy);
-	return check_udp(skb, &pkt, &policy);
+	return check_udp(skb, &pkt, state, &policy);
 }
 
 static const struct nf_hook_ops hook_ops[] = {

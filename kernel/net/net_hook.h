@@ -4,18 +4,24 @@
  *
  *	hooks.c		netfilter hooks in every network namespace,
  *			parsing the headers
- *	verdict.c	the verdict on a payload, the log line
- *	payload.c	validating an L4 payload in place (non-linear skbs)
  *	tcp.c		TCP: which bytes of a segment the socket will
  *			deliver, and after what
  *	flows.c		per-flow TCP state: split characters, next
  *	mptcp.c		MPTCP: fall back to TCP on watched ports
+ *	payload.c	validating an L4 payload in place (non-linear skbs)
+ *	verdict.c	the verdict on a packet: counts, log line, drop,
+ *			reset
  *	reset.c		net/action reset: resetting refused connections
  *	ports.c		the watched port set: parse and format
  *	settings.c	enabled, ports, forward, action (kit settings)
  *	counters.c	net/stats/ counters (a kit counter set)
  *	sysfs.c		/sys/kernel/utf8guard/net/ (a kit directory)
  *	main.c		module parameters, load and unload
+ *
+ * A packet's way runs down the first six in that order (a TCP segment
+ * enters flows.c twice: to claim its flow before validation, to settle it
+ * after), and no file calls one above it
+ * (Documentation/netfilter-hook-design.rst, "Source layout").
  */
 #ifndef UTF8GUARD_NET_HOOK_H
 #define UTF8GUARD_NET_HOOK_H
@@ -103,25 +109,37 @@ bool net_watches(u8 protocol, u16 port);
 size_t net_format_ports(char *buf, size_t size);
 
 /* payload.c */
+/* Bytes of context logged on each side of the bad span. */
+#define NET_LOG_CONTEXT_BYTES	4
+
 /**
  * struct net_payload - what was found in one L4 payload
  * @stream: validator state after the payload (its carry is what a TCP
  *	segment leaves undecided at its end)
  * @violation: the first error the policy refuses, when @found
  * @found: whether there is one
+ * @carried: bytes of carry fed before the payload (@violation's offset
+ *	counts them first)
+ * @window: when @found, the bytes of carry and payload around the
+ *	violation, for the log line: up to NET_LOG_CONTEXT_BYTES before it,
+ *	its own, up to NET_LOG_CONTEXT_BYTES after it
+ * @window_before: how many of @window are before the violation
+ * @window_length: how many bytes @window holds (fewer at the payload's
+ *	end)
  */
 struct net_payload {
 	struct utf8guard_stream stream;
 	struct utf8guard_report violation;
 	bool found;
+	u8 carried;
+	u8 window[2 * NET_LOG_CONTEXT_BYTES + 3];
+	size_t window_before;
+	size_t window_length;
 };
 
 int net_payload_check(struct sk_buff *skb, unsigned int offset,
 		      unsigned int len, const u8 *carry, u8 carry_length,
 		      bool at_end, u32 classes, struct net_payload *result);
-size_t net_payload_window(const struct sk_buff *skb, unsigned int offset,
-			  unsigned int len, const u8 *carry, u8 carry_length,
-			  u64 start, size_t count, u8 *out);
 
 /* flows.c: TCP flows whose last checked segment ended mid-character. */
 /**
@@ -158,7 +176,7 @@ struct net_flow_state {
 	u32 next;
 };
 
-/* net_flow_store() flags */
+/* struct net_flow_end flags */
 #define NET_FLOW_CREATE		BIT(0)
 #define NET_FLOW_NEXT_SET	BIT(1)
 #define NET_FLOW_NEXT_MAX	BIT(2)
@@ -174,11 +192,44 @@ int net_flow_claim(const struct net_flow_key *key, struct sock *sk,
 void net_flow_forget_stale(const struct net_flow_key *key);
 int net_flow_claim_start(const struct net_flow_key *key, struct sock *sk,
 			 u32 seq);
-void net_flow_unclaim(const struct net_flow_key *key, const struct sock *sk,
-		      u32 from);
-int net_flow_store(const struct net_flow_key *key, struct sock *sk, u32 seq,
-		   const u8 *carry, u8 carry_length, u32 frontier,
-		   unsigned int flags);
+
+/**
+ * struct net_flow_end - how a checked segment leaves its flow
+ * @refused: it is refused already (a violation, an unreadable payload,
+ *	no character boundary where one is needed): nothing is stored
+ * @enforce: a refused segment is dropped (mode enforce): it will not reach
+ *	TCP, so its claim goes
+ * @claimed: it was checked from a claim at @from (net_flow_claim(),
+ *	net_flow_claim_start())
+ * @from: where
+ * @stream: the validator's state after it, whose carry is stored at @seq
+ *	unless @refused; NULL: nothing is stored
+ * @seq: sequence number of the byte after the segment
+ * @frontier: the receiver's rcv_nxt, or a lower bound: carries before it
+ *	are no longer needed
+ * @flags: NET_FLOW_CREATE: make an entry even without a carry;
+ *	NET_FLOW_NEXT_SET: the flow's next becomes @seq;
+ *	NET_FLOW_NEXT_MAX: so does it when @seq is beyond it
+ * @has_queue: the socket has an out-of-order queue, starting at @queue: a
+ *	segment that reaches it must end exactly there and leave the carry
+ *	its first segment was checked after
+ * @queue: where
+ */
+struct net_flow_end {
+	bool refused;
+	bool enforce;
+	bool claimed;
+	u32 from;
+	const struct utf8guard_stream *stream;
+	u32 seq;
+	u32 frontier;
+	unsigned int flags;
+	bool has_queue;
+	u32 queue;
+};
+
+int net_flow_settle(const struct net_flow_key *key, struct sock *sk,
+		    const struct net_flow_end *end);
 unsigned int net_flows_count(void);
 unsigned int net_flows_max(void);
 unsigned int net_flows_buckets(void);
@@ -199,6 +250,7 @@ size_t net_flow_size(void);
  * @fin: TCP flags
  * @rst: TCP flags
  * @urg: TCP flags
+ * @action: net/action, read with the policy
  */
 struct net_packet {
 	struct net_flow_key key;
@@ -210,6 +262,7 @@ struct net_packet {
 	u32 seq;
 	u32 ack_seq;
 	bool ack, syn, fin, rst, urg;
+	enum net_action action;
 };
 
 /* hooks.c */
@@ -217,13 +270,42 @@ int net_hooks_init(void);
 void net_hooks_exit(void);
 
 /* verdict.c */
-unsigned int net_check_payload(struct sk_buff *skb,
-			       const struct net_packet *pkt,
-			       const struct utf8guard_policy *policy,
-			       const u8 *carry, u8 carry_length, bool at_end,
-			       struct net_payload *result);
-unsigned int net_refuse(const struct utf8guard_policy *policy,
-			enum net_counter why);
+/* Whom net/action reset resets for a segment refused for its payload. */
+enum net_reset_target {
+	NET_RESET_NONE,		/* no one: UDP, or TCP would not take it */
+	NET_RESET_SENDER,	/* a RST to its sender (REJECT's) */
+	NET_RESET_SOCKET,	/* the local connection, at both ends */
+};
+
+/**
+ * struct net_outcome - what the stages before the verdict found
+ * @payload: what the validator found, when @checked
+ * @checked: whether the payload was validated
+ * @refused: whether the packet is refused although @payload holds no
+ *	violation: it cannot be checked as it will be delivered
+ * @why: the counter that says why, when @refused
+ * @reset: whom net/action reset resets for a violation
+ * @sk: the local full socket, for NET_RESET_SOCKET
+ */
+struct net_outcome {
+	struct net_payload payload;
+	bool checked;
+	bool refused;
+	enum net_counter why;
+	enum net_reset_target reset;
+	struct sock *sk;
+};
+
+/* Whether @outcome refuses the packet: net_verdict() drops it in enforce. */
+static inline bool net_outcome_refuses(const struct net_outcome *outcome)
+{
+	return outcome->refused || (outcome->checked && outcome->payload.found);
+}
+
+unsigned int net_verdict(struct sk_buff *skb, const struct net_packet *pkt,
+			 const struct nf_hook_state *state,
+			 const struct utf8guard_policy *policy,
+			 const struct net_outcome *outcome);
 
 /* tcp.c */
 unsigned int net_tcp_check(struct sk_buff *skb, struct net_packet *pkt,

@@ -3,6 +3,8 @@
  * Validating an L4 payload where it lies: the linear part, page fragments
  * and the frag_list of a non-linear skb are fed to the core's streaming
  * validator chunk by chunk (skb_seq_read()), never linearized or copied.
+ * Only the few bytes around a violation are copied, for the log line
+ * verdict.c writes, so that the verdict needs nothing more of the skb.
  */
 #include <linux/skbuff.h>
 
@@ -28,6 +30,47 @@ static void judge_dead_carry(struct net_payload *result, u32 classes)
 	result->found = search.found;
 }
 
+/*
+ * Copies bytes of carry + payload (@count from @start, counting @carry
+ * first) to @out.  Return: bytes copied (fewer than @count at the end of
+ * the payload).
+ */
+static size_t copy_window(const struct sk_buff *skb, unsigned int offset,
+			  unsigned int len, const u8 *carry, u8 carry_length,
+			  u64 start, size_t count, u8 *out)
+{
+	u64 total = (u64)carry_length + len;
+	size_t n = 0;
+
+	while (n < count && start + n < total) {
+		u64 at = start + n;
+
+		if (at < carry_length) {
+			out[n] = carry[at];
+		} else if (skb_copy_bits(skb, offset + (at - carry_length),
+					 out + n, 1)) {
+			break;
+		}
+		n++;
+	}
+	return n;
+}
+
+/* The bytes around the violation in @result, for the log line. */
+static void fill_window(const struct sk_buff *skb, unsigned int offset,
+			unsigned int len, const u8 *carry, u8 carry_length,
+			struct net_payload *result)
+{
+	u64 start = result->violation.offset;
+	size_t before = min_t(u64, start, NET_LOG_CONTEXT_BYTES);
+
+	result->window_before = before;
+	result->window_length =
+		copy_window(skb, offset, len, carry, carry_length,
+			    start - before, before + result->violation.length +
+			    NET_LOG_CONTEXT_BYTES, result->window);
+}
+
 /**
  * net_payload_check() - validate bytes of an skb under a set of classes
  * @skb: the packet
@@ -39,7 +82,8 @@ static void judge_dead_carry(struct net_payload *result, u32 classes)
  *	TCP segment with FIN): an undecided sequence at the end is then an
  *	error (truncated)
  * @classes: UTF8GUARD_CLASS_* bits to refuse
- * @result: the outcome; report offsets count @carry first
+ * @result: the outcome; report offsets count @carry first; with a
+ *	violation, the bytes around it (for the log line)
  *
  * Context: any context; does not sleep.
  * Return: 0, or -EFAULT if @offset + @len is outside @skb.
@@ -58,6 +102,7 @@ int net_payload_check(struct sk_buff *skb, unsigned int offset,
 	const u8 *data;
 
 	result->found = false;
+	result->carried = carry_length;
 	utf8guard_stream_init(&result->stream);
 	if (offset > skb->len || len > skb->len - offset)
 		return -EFAULT;
@@ -81,40 +126,7 @@ int net_payload_check(struct sk_buff *skb, unsigned int offset,
 	result->found = search.found;
 	if (!result->found && result->stream.carry_length)
 		judge_dead_carry(result, classes);
+	if (result->found)
+		fill_window(skb, offset, len, carry, carry_length, result);
 	return 0;
-}
-
-/**
- * net_payload_window() - copy bytes of carry + payload, for a log line
- * @skb: the packet
- * @offset: offset of the payload in @skb
- * @len: payload length
- * @carry: the carry given to net_payload_check()
- * @carry_length: its length
- * @start: first byte wanted, counting @carry first
- * @count: bytes wanted
- * @out: where to copy them
- *
- * Context: any context.
- * Return: bytes copied (fewer than @count at the end of the payload).
- */
-size_t net_payload_window(const struct sk_buff *skb, unsigned int offset,
-			  unsigned int len, const u8 *carry, u8 carry_length,
-			  u64 start, size_t count, u8 *out)
-{
-	u64 total = (u64)carry_length + len;
-	size_t n = 0;
-
-	while (n < count && start + n < total) {
-		u64 at = start + n;
-
-		if (at < carry_length) {
-			out[n] = carry[at];
-		} else if (skb_copy_bits(skb, offset + (at - carry_length),
-					 out + n, 1)) {
-			break;
-		}
-		n++;
-	}
-	return n;
 }

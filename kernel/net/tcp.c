@@ -55,6 +55,11 @@
  * one flow's segments could be checked on two CPUs at once, against an
  * rcv_nxt the other one is moving.  MPTCP is handled in mptcp.c.  A FIN
  * ends the text: a character left undecided at the FIN is truncated.
+ *
+ * A segment goes one way: the socket is read, the flow claimed
+ * (flows.c), the payload validated (payload.c), the flow settled in one
+ * call (net_flow_settle()), and what was found (struct net_outcome) goes
+ * to verdict.c, which alone counts, logs, drops and resets.
  */
 
 #include <linux/netfilter.h>
@@ -213,60 +218,50 @@ static void put_view(const struct tcp_view *view)
 		sock_gen_put(view->found);
 }
 
+/* The segment cannot be checked as TCP will deliver it: counted in @why. */
+static void refuse(struct net_outcome *outcome, enum net_counter why)
+{
+	outcome->refused = true;
+	outcome->why = why;
+}
+
+/* A claim or store that failed: the segment must not pass. */
+static void refuse_store(struct net_outcome *outcome, int error)
+{
+	refuse(outcome, error == -EBUSY ? NET_FULL : NET_NOMEM);
+}
+
 /*
- * The verdict on a segment refused for its payload, with net/action reset
- * applied: a local connection is aborted only for a segment TCP would take
- * (in order, checked from rcv_nxt, with an acceptable ACK), so that a
- * blind sender cannot reset connections it could not write to; anything
- * else gets the RST to its sender that REJECT would send.
+ * Validate the payload from @pkt->skip on, after @carry; a FIN ends the
+ * text.  Return: whether it holds nothing the policy refuses.
  */
-static unsigned int refuse_violation(struct sk_buff *skb,
-				     const struct nf_hook_state *state,
-				     const struct utf8guard_policy *policy,
-				     const struct tcp_view *view,
-				     bool in_stream)
+static bool validate(struct sk_buff *skb, const struct net_packet *pkt,
+		     const struct utf8guard_policy *policy, const u8 *carry,
+		     u8 carry_length, struct net_outcome *outcome)
 {
-	if (policy->mode != UTF8GUARD_MODE_ENFORCE ||
-	    net_action() != NET_ACTION_RESET)
-		return NF_DROP;
-	if (!in_stream)
-		net_reset_segment(skb, state, NULL);
-	else if (view->ack_ok)
-		net_reset_segment(skb, state, view->sk);
-	return NF_DROP;
+	outcome->checked = !net_payload_check(skb, pkt->offset + pkt->skip,
+					      pkt->len - pkt->skip, carry,
+					      carry_length, pkt->fin,
+					      policy->classes,
+					      &outcome->payload);
+	if (!outcome->checked)
+		refuse(outcome, NET_UNPARSED);
+	return outcome->checked && !outcome->payload.found;
 }
 
-/* A store that failed: the segment must not pass. */
-static unsigned int refuse_store(const struct utf8guard_policy *policy,
-				 int error)
+/*
+ * The start of a text: it must end on a character boundary.  A violation
+ * gets the RST to its sender that REJECT would send: a local connection
+ * is reset only for a segment TCP would take in order (check_claimed()).
+ */
+static void check_from_boundary(struct sk_buff *skb, struct net_packet *pkt,
+				const struct utf8guard_policy *policy,
+				struct net_outcome *outcome)
 {
-	if (error != -EBUSY)
-		return net_refuse(policy, NET_NOMEM);
-	pr_warn_ratelimited("flow table full (flows_max %u) of flows holding split characters: TCP segment refused\n",
-			    net_flows_max());
-	return net_refuse(policy, NET_FULL);
-}
-
-/* The start of a text: it must end on a character boundary. */
-static unsigned int check_from_boundary(struct sk_buff *skb,
-					struct net_packet *pkt,
-					const struct nf_hook_state *state,
-					const struct utf8guard_policy *policy,
-					const struct tcp_view *view)
-{
-	struct net_payload result;
-	unsigned int verdict;
-
-	verdict = net_check_payload(skb, pkt, policy, NULL, 0, pkt->fin,
-				    &result);
-	if (result.found && verdict == NF_DROP)
-		return refuse_violation(skb, state, policy, view,
-						false);
-	if (verdict != NF_ACCEPT || result.found)
-		return verdict;
-	if (result.stream.carry_length)
-		return net_refuse(policy, NET_NOSTATE);
-	return NF_ACCEPT;
+	outcome->reset = NET_RESET_SENDER;
+	if (validate(skb, pkt, policy, NULL, 0, outcome) &&
+	    outcome->payload.stream.carry_length)
+		refuse(outcome, NET_NOSTATE);
 }
 
 /*
@@ -275,115 +270,122 @@ static unsigned int check_from_boundary(struct sk_buff *skb,
  * or a listener; not a SYN's, which TCP queues under the new socket's
  * lock) claims the flow from its start: see net_flow_claim_start().
  */
-static unsigned int check_start(struct sk_buff *skb, struct net_packet *pkt,
-				const struct nf_hook_state *state,
-				const struct utf8guard_policy *policy,
-				const struct tcp_view *view)
+static void check_start(struct sk_buff *skb, struct net_packet *pkt,
+			const struct utf8guard_policy *policy,
+			const struct tcp_view *view,
+			struct net_outcome *outcome)
 {
-	unsigned int verdict;
+	struct net_flow_end end = {
+		.enforce = policy->mode == UTF8GUARD_MODE_ENFORCE,
+		.claimed = true,
+		.from = pkt->seq,
+	};
 	int error;
 
-	if (view->handshake && pkt->seq != view->rcv_nxt)
-		return net_refuse(policy, NET_REORDERED);
-	if (!view->opens || pkt->syn)
-		return check_from_boundary(skb, pkt, state, policy, view);
+	if (view->handshake && pkt->seq != view->rcv_nxt) {
+		refuse(outcome, NET_REORDERED);
+		return;
+	}
+	if (!view->opens || pkt->syn) {
+		check_from_boundary(skb, pkt, policy, outcome);
+		return;
+	}
 	error = net_flow_claim_start(&pkt->key, view->found, pkt->seq);
-	if (error == -EINPROGRESS)
-		return net_refuse(policy, NET_REORDERED);
-	if (error)
-		return refuse_store(policy, error);
-	verdict = check_from_boundary(skb, pkt, state, policy, view);
-	if (verdict == NF_DROP)
-		net_flow_unclaim(&pkt->key, view->found, pkt->seq);
-	return verdict;
+	if (error == -EINPROGRESS) {
+		refuse(outcome, NET_REORDERED);
+		return;
+	}
+	if (error) {
+		refuse_store(outcome, error);
+		return;
+	}
+	check_from_boundary(skb, pkt, policy, outcome);
+	end.refused = net_outcome_refuses(outcome);
+	net_flow_settle(&pkt->key, view->found, &end);
 }
 
-/* Forwarded: no socket to ask; checked after the carry for its start. */
-static unsigned int check_forwarded(struct sk_buff *skb,
-				    struct net_packet *pkt,
-				    const struct nf_hook_state *state,
-				    const struct utf8guard_policy *policy,
-				    const struct tcp_view *view)
+/*
+ * Forwarded: no socket to ask; checked after the carry for its start.  A
+ * violation resets its sender only.
+ */
+static void check_forwarded(struct sk_buff *skb, struct net_packet *pkt,
+			    const struct utf8guard_policy *policy,
+			    struct net_outcome *outcome)
 {
 	struct net_flow_state flow;
-	struct net_payload result;
-	unsigned int verdict;
+	struct net_flow_end end = {
+		.stream = &outcome->payload.stream,
+		.seq = pkt->seq + pkt->len,
+		.frontier = pkt->seq,
+	};
 	int error;
 
 	net_flow_lookup(&pkt->key, NULL, pkt->seq, &flow);
-	verdict = net_check_payload(skb, pkt, policy, flow.carry,
-				    flow.carry_length, pkt->fin, &result);
-	if (result.found && verdict == NF_DROP)
-		return refuse_violation(skb, state, policy, view,
-						false);
-	if (verdict != NF_ACCEPT || result.found)
-		return verdict;
-	error = net_flow_store(&pkt->key, NULL, pkt->seq + pkt->len,
-			       result.stream.carry, result.stream.carry_length,
-			       pkt->seq, 0);
-	return error ? refuse_store(policy, error) : NF_ACCEPT;
+	outcome->reset = NET_RESET_SENDER;
+	end.refused = !validate(skb, pkt, policy, flow.carry,
+				flow.carry_length, outcome);
+	error = net_flow_settle(&pkt->key, NULL, &end);
+	if (error)
+		refuse_store(outcome, error);
 }
 
-/* Whether a segment ending where the out-of-order queue starts leaves the
- * carry the queued segment was checked after.
+/*
+ * Checked from @flow->from, claimed.  A violation resets the connection
+ * at both ends when TCP would take the segment (in order, checked from
+ * rcv_nxt, with an acceptable ACK), so that a blind sender cannot reset
+ * connections it could not write to.
  */
-static bool meets_queue(const struct net_packet *pkt, const struct sock *sk,
-			u32 end, const struct utf8guard_stream *stream)
+static void check_claimed(struct sk_buff *skb, struct net_packet *pkt,
+			  const struct utf8guard_policy *policy,
+			  const struct tcp_view *view,
+			  const struct net_flow_state *flow,
+			  struct net_outcome *outcome)
 {
-	struct net_flow_state there;
-
-	net_flow_lookup(&pkt->key, sk, end, &there);
-	return there.carry_length == stream->carry_length &&
-	       !memcmp(there.carry, stream->carry, there.carry_length);
-}
-
-/* Checked from @flow->from, claimed: the verdict. */
-static unsigned int check_claimed(struct sk_buff *skb, struct net_packet *pkt,
-				  const struct nf_hook_state *state,
-				  const struct utf8guard_policy *policy,
-				  const struct tcp_view *view,
-				  const struct net_flow_state *flow)
-{
-	u32 end = pkt->seq + pkt->len;
-	struct net_payload result;
-	unsigned int verdict, flags;
+	struct net_flow_end end = {
+		.enforce = policy->mode == UTF8GUARD_MODE_ENFORCE,
+		.claimed = true,
+		.from = flow->from,
+		.stream = &outcome->payload.stream,
+		.seq = pkt->seq + pkt->len,
+		.frontier = view->rcv_nxt,
+		.has_queue = view->has_ofo,
+		.queue = view->ofo_seq,
+	};
 	int error;
 
 	if (view->busy)
-		flags = NET_FLOW_CREATE | NET_FLOW_NEXT_SET;
+		end.flags = NET_FLOW_CREATE | NET_FLOW_NEXT_SET;
 	else
-		flags = view->has_ofo ? NET_FLOW_NEXT_MAX : NET_FLOW_NEXT_SET;
+		end.flags = view->has_ofo ? NET_FLOW_NEXT_MAX :
+			    NET_FLOW_NEXT_SET;
 	pkt->skip = flow->from - pkt->seq;
-	verdict = net_check_payload(skb, pkt, policy, flow->carry,
-				    flow->carry_length, pkt->fin, &result);
-	if (result.found && verdict == NF_DROP)
-		return refuse_violation(skb, state, policy, view, true);
-	if (verdict != NF_ACCEPT || result.found)
-		return verdict;
-	if (view->has_ofo && !before(end, view->ofo_seq) &&
-	    (end != view->ofo_seq ||
-	     !meets_queue(pkt, view->sk, end, &result.stream)))
-		return net_refuse(policy, NET_REORDERED);
-	error = net_flow_store(&pkt->key, view->sk, end, result.stream.carry,
-			       result.stream.carry_length, view->rcv_nxt,
-			       flags);
-	return error ? refuse_store(policy, error) : NF_ACCEPT;
+	if (view->ack_ok) {
+		outcome->reset = NET_RESET_SOCKET;
+		outcome->sk = view->sk;
+	}
+	end.refused = !validate(skb, pkt, policy, flow->carry,
+				flow->carry_length, outcome);
+	error = net_flow_settle(&pkt->key, view->sk, &end);
+	if (error == -ERANGE)
+		refuse(outcome, NET_REORDERED);
+	else if (error)
+		refuse_store(outcome, error);
 }
 
 /* Checked as TCP will deliver it, from what the socket says. */
-static unsigned int check_stateful(struct sk_buff *skb,
-				   struct net_packet *pkt,
-				   const struct nf_hook_state *state,
-				   const struct utf8guard_policy *policy,
-				   const struct tcp_view *view)
+static void check_stateful(struct sk_buff *skb, struct net_packet *pkt,
+			   const struct utf8guard_policy *policy,
+			   const struct tcp_view *view,
+			   struct net_outcome *outcome)
 {
 	struct net_flow_state flow;
-	unsigned int verdict;
 	int error;
 
 	/* TCP throws it away for its ACK: it must not leave state. */
-	if (!view->ack_ok)
-		return net_refuse(policy, NET_UNPARSED);
+	if (!view->ack_ok) {
+		refuse(outcome, NET_UNPARSED);
+		return;
+	}
 	/*
 	 * Delivered before: TCP throws the data away.  A FIN right after
 	 * such data is at rcv_nxt: TCP takes it, and it ends the text after
@@ -391,20 +393,18 @@ static unsigned int check_stateful(struct sk_buff *skb,
 	 */
 	if (before(pkt->seq, view->rcv_nxt) &&
 	    !after(pkt->seq + pkt->len + pkt->fin, view->rcv_nxt))
-		return NF_ACCEPT;
+		return;
 	error = net_flow_claim(&pkt->key, view->sk, view->origin, pkt->seq,
 			       view->rcv_nxt, view->busy, &flow);
 	if (error == -ERANGE || error == -EINPROGRESS)
-		return net_refuse(policy, NET_REORDERED);
+		refuse(outcome, NET_REORDERED);
 	/* Expired with a carry, its reset queued: nothing to check from. */
-	if (error == -ESTALE)
-		return net_refuse(policy, NET_NOSTATE);
-	if (error)
-		return refuse_store(policy, error);
-	verdict = check_claimed(skb, pkt, state, policy, view, &flow);
-	if (verdict == NF_DROP)
-		net_flow_unclaim(&pkt->key, view->sk, flow.from);
-	return verdict;
+	else if (error == -ESTALE)
+		refuse(outcome, NET_NOSTATE);
+	else if (error)
+		refuse_store(outcome, error);
+	else
+		check_claimed(skb, pkt, policy, view, &flow, outcome);
 }
 
 /* Reassembled from IP fragments: the CPU it is checked on may differ. */
@@ -416,16 +416,17 @@ static bool reassembled(const struct sk_buff *skb,
 	return IP6CB(skb)->flags & IP6SKB_FRAGMENTED;
 }
 
-static unsigned int check_segment(struct sk_buff *skb, struct net_packet *pkt,
-				  const struct nf_hook_state *state,
-				  const struct utf8guard_policy *policy,
-				  const struct tcp_view *view)
+static void check_segment(struct sk_buff *skb, struct net_packet *pkt,
+			  const struct utf8guard_policy *policy,
+			  const struct tcp_view *view,
+			  struct net_outcome *outcome)
 {
 	if (view->mptcp)
-		return net_refuse(policy, NET_MPTCP);
-	if (view->forwarded)
-		return pkt->syn ? check_start(skb, pkt, state, policy, view) :
-		       check_forwarded(skb, pkt, state, policy, view);
+		refuse(outcome, NET_MPTCP);
+	else if (view->forwarded && pkt->syn)
+		check_start(skb, pkt, policy, view, outcome);
+	else if (view->forwarded)
+		check_forwarded(skb, pkt, policy, outcome);
 	/*
 	 * Data without SYN for a socket still waiting for the SYN-ACK: TCP
 	 * throws it away, unless it processes the SYN-ACK first (another
@@ -433,11 +434,50 @@ static unsigned int check_segment(struct sk_buff *skb, struct net_packet *pkt,
 	 * SYN-ACK sets, not from where it starts.  It cannot be checked as
 	 * TCP will deliver it: refused, as reordered.
 	 */
-	if (view->connecting && !pkt->syn)
-		return net_refuse(policy, NET_REORDERED);
-	if (view->sk && !pkt->syn)
-		return check_stateful(skb, pkt, state, policy, view);
-	return check_start(skb, pkt, state, policy, view);
+	else if (view->connecting && !pkt->syn)
+		refuse(outcome, NET_REORDERED);
+	else if (view->sk && !pkt->syn)
+		check_stateful(skb, pkt, policy, view, outcome);
+	else
+		check_start(skb, pkt, policy, view, outcome);
+}
+
+/*
+ * Before the socket is looked up.  Return: false for a segment with no
+ * data TCP delivers (it passes unchecked); else whether it goes on, or is
+ * refused in @outcome.
+ */
+static bool screen(struct sk_buff *skb, struct net_packet *pkt,
+		   const struct nf_hook_state *state,
+		   const struct utf8guard_policy *policy,
+		   struct net_outcome *outcome)
+{
+	/* TCP delivers no data of a RST. */
+	if (pkt->rst)
+		return false;
+	/* A socket connecting again: its earlier connection's entry goes. */
+	if (pkt->syn && state->hook == NF_INET_LOCAL_IN)
+		net_flow_forget_stale(&pkt->key);
+	if (pkt->syn && net_mptcp_strip(skb, pkt, policy)) {
+		refuse(outcome, NET_UNPARSED);
+		return true;
+	}
+	/*
+	 * URG moves the urgent pointer even on a segment without data, and
+	 * TCP then takes a byte out of a later segment checked whole.
+	 */
+	if (pkt->urg) {
+		refuse(outcome, NET_UNPARSED);
+		return true;
+	}
+	/* A bare ACK has no data. */
+	if (!pkt->len && !pkt->fin)
+		return false;
+	if (nf_checksum(skb, state->hook, pkt->thoff, IPPROTO_TCP, state->pf))
+		refuse(outcome, NET_UNPARSED);
+	else if (reassembled(skb, state))
+		refuse(outcome, NET_FRAGMENTED);
+	return true;
 }
 
 /**
@@ -447,6 +487,9 @@ static unsigned int check_segment(struct sk_buff *skb, struct net_packet *pkt,
  * @state: the netfilter hook state
  * @policy: the policy read for this packet
  *
+ * Reads the socket, claims the flow, validates the payload, settles the
+ * flow, then has verdict.c decide, in that order.
+ *
  * Context: netfilter hook (softirq or BH disabled); does not sleep.
  * Return: NF_ACCEPT or NF_DROP.
  */
@@ -454,32 +497,18 @@ unsigned int net_tcp_check(struct sk_buff *skb, struct net_packet *pkt,
 			   const struct nf_hook_state *state,
 			   const struct utf8guard_policy *policy)
 {
+	struct net_outcome outcome = { .reset = NET_RESET_NONE };
 	struct tcp_view view;
 	unsigned int verdict;
 
-	/* TCP delivers no data of a RST. */
-	if (pkt->rst)
+	if (!screen(skb, pkt, state, policy, &outcome))
 		return NF_ACCEPT;
-	/* A socket connecting again: its earlier connection's entry goes. */
-	if (pkt->syn && state->hook == NF_INET_LOCAL_IN)
-		net_flow_forget_stale(&pkt->key);
-	if (pkt->syn && net_mptcp_strip(skb, pkt, policy))
-		return net_refuse(policy, NET_UNPARSED);
-	/*
-	 * URG moves the urgent pointer even on a segment without data, and
-	 * TCP then takes a byte out of a later segment checked whole.
-	 */
-	if (pkt->urg)
-		return net_refuse(policy, NET_UNPARSED);
-	/* A bare ACK has no data. */
-	if (!pkt->len && !pkt->fin)
-		return NF_ACCEPT;
-	if (nf_checksum(skb, state->hook, pkt->thoff, IPPROTO_TCP, state->pf))
-		return net_refuse(policy, NET_UNPARSED);
-	if (reassembled(skb, state))
-		return net_refuse(policy, NET_FRAGMENTED);
+	if (outcome.refused)
+		return net_verdict(skb, pkt, state, policy, &outcome);
 	get_view(skb, pkt, state, &view);
-	verdict = check_segment(skb, pkt, state, policy, &view);
+	check_segment(skb, pkt, policy, &view, &outcome);
+	/* Before put_view(): a reset takes its own reference on the socket. */
+	verdict = net_verdict(skb, pkt, state, policy, &outcome);
 	put_view(&view);
 	return verdict;
 }

@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The verdict on the payload of a watched packet: validated under the
- * current policy, mode enforce drops a violation (NF_DROP), audit lets it
- * through; both count it and log it (rate-limited) with addresses, ports,
- * reason and the bad span in hex.
+ * The verdict on a watched packet, the last stage of its way through the
+ * hook: from what the stages before found (struct net_outcome: the
+ * validated payload, or why it cannot be checked as it will be
+ * delivered), mode enforce drops a violation or a refusal (NF_DROP),
+ * audit lets it through; both count it, and log a violation
+ * (rate-limited) with addresses, ports, reason and the bad span in hex.
+ * A violation dropped under net/action reset resets its connection
+ * (reset.c).  Nothing here calls back into an earlier stage.
  */
 
 #include <linux/netfilter.h>
 #include <linux/skbuff.h>
 
 #include "net_hook.h"
-
-/* Bytes of context logged on each side of the bad span. */
-#define LOG_CONTEXT_BYTES 4
 
 static void format_endpoint(char *buf, size_t size, u8 family,
 			    const struct in6_addr *addr, __be16 port)
@@ -29,26 +30,19 @@ static const char *protocol_name(const struct net_packet *pkt)
 }
 
 static void log_violation(const struct utf8guard_policy *policy,
-			  struct sk_buff *skb, const struct net_packet *pkt,
-			  const u8 *carry, u8 carry_length,
-			  const struct utf8guard_report *report)
+			  const struct net_packet *pkt,
+			  const struct net_payload *payload)
 {
+	const struct utf8guard_report *report = &payload->violation;
 	const char *verb = policy->mode == UTF8GUARD_MODE_ENFORCE ?
 			   "dropped" : "audit: would drop";
 	char from[64], to[64];
-	u8 window[2 * LOG_CONTEXT_BYTES + 3];
-	u64 start = report->offset, first;
-	size_t before, n;
-	long long at = (long long)start - carry_length;
+	const u8 *window = payload->window;
+	size_t before = payload->window_before, n = payload->window_length;
+	long long at = (long long)report->offset - payload->carried;
 
 	if (!net_ratelimit())
 		return;
-	before = min_t(u64, start, LOG_CONTEXT_BYTES);
-	first = start - before;
-	n = net_payload_window(skb, pkt->offset + pkt->skip,
-			       pkt->len - pkt->skip, carry, carry_length,
-			       first, before + report->length +
-			       LOG_CONTEXT_BYTES, window);
 	format_endpoint(from, sizeof(from), pkt->key.family, &pkt->key.saddr,
 			pkt->key.sport);
 	format_endpoint(to, sizeof(to), pkt->key.family, &pkt->key.daddr,
@@ -70,56 +64,69 @@ static void log_violation(const struct utf8guard_policy *policy,
 		report->path_trick ? " (path trick)" : "");
 }
 
-/**
- * net_check_payload() - validate, count and judge a payload
- * @skb: the packet
- * @pkt: where its payload is; bytes from @pkt->skip on are checked
- * @policy: the policy read for this packet
- * @carry: bytes a previous segment left undecided, checked first
- * @carry_length: how many (0 for none)
- * @at_end: whether the text ends with this payload
- * @result: gets what the validator found; its stream carry is what the
- *	payload leaves undecided at its end
- *
- * Context: any context; does not sleep.
- * Return: NF_DROP for a violation in mode enforce (or an unreadable
- * payload), else NF_ACCEPT.
- */
-unsigned int net_check_payload(struct sk_buff *skb,
-			       const struct net_packet *pkt,
-			       const struct utf8guard_policy *policy,
-			       const u8 *carry, u8 carry_length, bool at_end,
-			       struct net_payload *result)
+/* net/action reset, for a violation dropped in mode enforce. */
+static void reset(struct sk_buff *skb, const struct net_packet *pkt,
+		  const struct nf_hook_state *state,
+		  const struct net_outcome *outcome)
 {
-	int ret;
-
-	if (net_payload_check(skb, pkt->offset + pkt->skip,
-			      pkt->len - pkt->skip, carry, carry_length,
-			      at_end, policy->classes, result))
-		return net_refuse(policy, NET_UNPARSED);
-	net_count(NET_CHECKED);
-	ret = utf8guard_account(policy, result->found ?
-				&result->violation : NULL, protocol_name(pkt));
-	if (!result->found)
-		return NF_ACCEPT;
-	net_count(NET_REASON_FIRST + result->violation.reason);
-	net_count(ret ? NET_DROPPED : NET_AUDITED);
-	log_violation(policy, skb, pkt, carry, carry_length,
-		      &result->violation);
-	return ret ? NF_DROP : NF_ACCEPT;
+	if (pkt->action != NET_ACTION_RESET)
+		return;
+	if (outcome->reset == NET_RESET_SENDER)
+		net_reset_segment(skb, state, NULL);
+	else if (outcome->reset == NET_RESET_SOCKET)
+		net_reset_segment(skb, state, outcome->sk);
 }
 
-/**
- * net_refuse() - a packet that cannot be checked as it will be delivered
- * @policy: the policy read for this packet
- * @why: the counter that says why
- *
- * Context: any context.
- * Return: NF_DROP in mode enforce, else NF_ACCEPT.
- */
-unsigned int net_refuse(const struct utf8guard_policy *policy,
-			enum net_counter why)
+/* A packet that cannot be checked as it will be delivered. */
+static unsigned int refuse(const struct utf8guard_policy *policy,
+			   enum net_counter why)
 {
 	net_count(why);
 	return policy->mode == UTF8GUARD_MODE_ENFORCE ? NF_DROP : NF_ACCEPT;
+}
+
+/**
+ * net_verdict() - count, log and judge what was found for a packet
+ * @skb: the packet
+ * @pkt: its parsed headers, and where its payload is (bytes from
+ *	@pkt->skip on were checked)
+ * @state: its netfilter hook state
+ * @policy: the policy read for this packet
+ * @outcome: what the stages before found
+ *
+ * A checked payload counts in checked.  A violation counts in its reason
+ * and in dropped (mode enforce) or audited, and is logged (rate-limited)
+ * with addresses, ports, reason and the bad span in hex; dropped, it
+ * resets the connection per @outcome->reset when net/action is reset.
+ * Else a refusal counts in @outcome->why.  Everything refused is dropped
+ * in mode enforce.  The only place the hook decides a verdict.
+ *
+ * Context: netfilter hook; does not sleep.
+ * Return: NF_DROP or NF_ACCEPT.
+ */
+unsigned int net_verdict(struct sk_buff *skb, const struct net_packet *pkt,
+			 const struct nf_hook_state *state,
+			 const struct utf8guard_policy *policy,
+			 const struct net_outcome *outcome)
+{
+	const struct net_payload *payload = &outcome->payload;
+	int ret;
+
+	if (outcome->checked) {
+		net_count(NET_CHECKED);
+		ret = utf8guard_account(policy, payload->found ?
+					&payload->violation : NULL,
+					protocol_name(pkt));
+		if (payload->found) {
+			net_count(NET_REASON_FIRST + payload->violation.reason);
+			net_count(ret ? NET_DROPPED : NET_AUDITED);
+			log_violation(policy, pkt, payload);
+			if (ret)
+				reset(skb, pkt, state, outcome);
+			return ret ? NF_DROP : NF_ACCEPT;
+		}
+	}
+	if (outcome->refused)
+		return refuse(policy, outcome->why);
+	return NF_ACCEPT;
 }
