@@ -111,11 +111,6 @@ size_t net_format_ports(char *buf, size_t size);
 /* payload.c */
 /* Bytes of context logged on each side of the bad span. */
 #define NET_LOG_CONTEXT_BYTES	4
-/*
- * The longest bad span: a character a class refuses (1 to 4 bytes; a
- * noncharacter such as U+1FFFE is 4), or an ill-formed subpart (1 to 3).
- */
-#define NET_LOG_SPAN_BYTES	4
 
 /**
  * struct net_payload - what was found in one L4 payload
@@ -137,7 +132,7 @@ struct net_payload {
 	struct utf8guard_report violation;
 	bool found;
 	u8 carried;
-	u8 window[2 * NET_LOG_CONTEXT_BYTES + NET_LOG_SPAN_BYTES];
+	u8 window[2 * NET_LOG_CONTEXT_BYTES + 3];
 	size_t window_before;
 	size_t window_length;
 };

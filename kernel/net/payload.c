@@ -63,15 +63,11 @@ static void fill_window(const struct sk_buff *skb, unsigned int offset,
 {
 	u64 start = result->violation.offset;
 	size_t before = min_t(u64, start, NET_LOG_CONTEXT_BYTES);
-	size_t span = min_t(size_t, result->violation.length,
-			    NET_LOG_SPAN_BYTES);
 
-	BUILD_BUG_ON(sizeof(result->window) <
-		     2 * NET_LOG_CONTEXT_BYTES + NET_LOG_SPAN_BYTES);
 	result->window_before = before;
 	result->window_length =
 		copy_window(skb, offset, len, carry, carry_length,
-			    start - before, before + span +
+			    start - before, before + result->violation.length +
 			    NET_LOG_CONTEXT_BYTES, result->window);
 }
 

@@ -307,17 +307,6 @@ run "udp ::1: the log line" "$(want dropped surrogate)" dropped -- \
 expect_match "log: IPv6 addresses in brackets" \
 	'utf8guard_nf: dropped udp \[::1\]:[0-9]+ -> \[::1\]:5140: surrogate at payload offset 1: 61 \[ed\] a0 80$' \
 	"$(log_since)"
-# A refused character of 4 bytes (U+1FFFE) with 4 bytes on each side: the
-# log's window holds all 12 (it held 11: one byte written past it).
-set_file $sys/policy "strict path-tricks noncharacters"
-mark
-run "udp: a refused 4-byte character" \
-	"checked+1 dropped+1 g_checked+1 g_rejected+1" \
-	dropped -- udp 127.0.0.1 5140 6162636465f09fbfbe666768696a
-expect_match "log: the 4-byte character and 4 bytes on each side" \
-	'utf8guard_nf: dropped udp 127\.0\.0\.1:[0-9]+ -> 127\.0\.0\.1:5140: noncharacter at payload offset 5: 62 63 64 65 \[f0 9f bf be\] 66 67 68 69$' \
-	"$(log_since)"
-set_file $sys/policy "strict path-tricks"
 # The tracepoint: the check runs in softirq, on whatever task it
 # interrupted (often the sender itself), so it names no task.
 tr=/sys/kernel/tracing
