@@ -2,10 +2,12 @@
 /*
  * Settings of the hook kit (hook_kit.h): 0/1 flags kept and stored here
  * (utf8guard_hook_store_flag(), for any module's own flags too), text
- * settings a module parses itself, one writers' mutex, and a notifier
- * chain told after every store that took effect (and before a flag turns
- * on), so that whatever follows a setting (fs: the idle probes) re-arms
- * itself without the settings calling it.
+ * settings a module parses and applies under the kit's lock, which
+ * refuses them while utf8guard is locked, their module parameters applied
+ * at load, one writers' mutex, and a notifier chain told after every
+ * store that took effect (and before a flag turns on), so that whatever
+ * follows a setting (fs: the idle probes) re-arms itself without the
+ * settings calling it.
  */
 #include <linux/export.h>
 #include <linux/kernel.h>
@@ -13,24 +15,57 @@
 #include <linux/pid.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 
 #include "hook_kit.h"
 #include "kit_settings.h"
 #include "utf8guard.h"
 
+/*
+ * A text setting's store: under the settings' lock, parse, then refuse
+ * while locked (after parsing: a write that does not parse is -EINVAL,
+ * locked or not) or apply.  At load, before anyone can lock the module's
+ * settings, the module parameter is applied whatever the lock says.
+ */
+static int store_text(struct utf8guard_kit_file *file, const char *text,
+		      size_t len, bool at_load)
+{
+	struct mutex *lock = &file->settings->lock;
+	void *parsed;
+	int ret;
+
+	mutex_lock(lock);
+	ret = file->parse(text, len, at_load, &parsed);
+	if (!ret && !at_load && utf8guard_locked()) {
+		if (file->release)
+			file->release(parsed);
+		ret = -EPERM;
+	} else if (!ret) {
+		file->apply(parsed, at_load);
+	}
+	mutex_unlock(lock);
+	return ret;
+}
+
 /**
  * utf8guard_kit_settings_init() - prepare a module's settings
- * @settings: @files and @count filled in, the flags' values set
+ * @settings: @files and @count filled in
  * @dir: the directory name, e.g. "fs", for the log lines ("fs/enabled")
  *
- * Call before utf8guard_kit_add() and before anything reads a flag.
+ * Applies the text settings' @param in the order of @files, each parsed
+ * and applied with at_load set.  Call before utf8guard_kit_add() and
+ * before anything reads a setting; the flags' values are the module
+ * parameters' already.
  *
- * Context: process context.
+ * Context: process context; may sleep.
+ * Return: 0, or the error of the first @param that did not parse (or
+ * -ENOMEM); the ones before it are applied then: the module frees them.
  */
-void utf8guard_kit_settings_init(struct utf8guard_kit_settings *settings,
-				 const char *dir)
+int utf8guard_kit_settings_init(struct utf8guard_kit_settings *settings,
+				const char *dir)
 {
 	unsigned int k;
+	int ret;
 
 	mutex_init(&settings->lock);
 	BLOCKING_INIT_NOTIFIER_HEAD(&settings->notifier);
@@ -41,6 +76,16 @@ void utf8guard_kit_settings_init(struct utf8guard_kit_settings *settings,
 		snprintf(file->path, sizeof(file->path), "%s/%s", dir,
 			 file->name);
 	}
+	for (k = 0; k < settings->count; k++) {
+		struct utf8guard_kit_file *file = &settings->files[k];
+
+		if (!file->parse || !file->param)
+			continue;
+		ret = store_text(file, file->param, strlen(file->param), true);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 EXPORT_SYMBOL_GPL(utf8guard_kit_settings_init);
 
@@ -140,6 +185,8 @@ int kit_settings_store(struct utf8guard_kit_file *file, const char *text,
 						     file);
 		ret = utf8guard_hook_store_flag(&settings->lock, &file->value,
 						file->path, text, len);
+	} else if (file->parse) {
+		ret = store_text(file, text, len, false);
 	} else {
 		ret = file->store(text, len);
 	}

@@ -9,24 +9,11 @@
  */
 
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 
 #include "compat.h"
 #include "fs_hook.h"
 #include "hook_kit.h"
 #include "utf8guard_version.h"
-
-static bool enabled_param = true;
-UTF8GUARD_KIT_PARAM(enabled, bool,
-		    "Check new names at load (default 1); later: fs/enabled");
-
-static char *fstypes_param;
-UTF8GUARD_KIT_PARAM(fstypes, charp,
-		    "Filesystem types to check, separated by commas or quoted spaces, or * for all (default *); later: fs/fstypes");
-
-static bool check_symlink_target_param = true;
-UTF8GUARD_KIT_PARAM(check_symlink_target, bool,
-		    "Check symlink targets too (default 1); later: fs/check_symlink_target");
 
 static int __init utf8guard_fs_init(void)
 {
@@ -36,8 +23,7 @@ static int __init utf8guard_fs_init(void)
 	ret = utf8guard_kit_stats_init(&fs_stats);
 	if (ret)
 		return ret;
-	ret = fs_settings_init(enabled_param, fstypes_param,
-			       check_symlink_target_param);
+	ret = fs_settings_init();
 	if (ret)
 		goto counters_exit;
 	fs_overlay_init();
