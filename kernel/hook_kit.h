@@ -14,7 +14,9 @@
  *					(kit_settings.c)
  *	struct utf8guard_kit		a sysfs directory: the settings, the
  *					read-only status files and stats/
- *					with its reset (kit_sysfs.c)
+ *					with its reset (kit_sysfs.c); a hook
+ *					module's, attached to the lock with
+ *					utf8guard_kit_attach()
  *	UTF8GUARD_KIT_FILE_PARAM()	a setting's load-time module
  *					parameter (UTF8GUARD_KIT_PARAM():
  *					one the module applies itself)
@@ -32,6 +34,8 @@
 #include <linux/types.h>
 
 #include "utf8guard_counters.h"
+
+struct module;
 
 /**
  * struct utf8guard_kit_stats - counters shown in a stats/ directory
@@ -221,6 +225,8 @@ struct utf8guard_kit {
 
 int utf8guard_kit_add(struct utf8guard_kit *kit, struct kobject *parent);
 void utf8guard_kit_remove(struct utf8guard_kit *kit);
+int utf8guard_kit_attach(struct utf8guard_kit *kit, struct module *owner);
+void utf8guard_kit_detach(struct utf8guard_kit *kit, struct module *owner);
 
 /**
  * UTF8GUARD_KIT_PARAM() - a module parameter read once, at load

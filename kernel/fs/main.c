@@ -33,22 +33,15 @@ static int __init utf8guard_fs_init(void)
 	ret = fs_idle_init();
 	if (ret)
 		goto probes_exit;
-	ret = utf8guard_kit_add(&fs_kit, utf8guard_kobject());
-	if (ret) {
-		pr_err("cannot create /sys/kernel/utf8guard/fs: %d\n", ret);
-		goto idle_exit;
-	}
-	ret = utf8guard_hook_attach(THIS_MODULE);
+	ret = utf8guard_kit_attach(&fs_kit, THIS_MODULE);
 	if (ret)
-		goto sysfs_exit;
+		goto idle_exit;
 	fs_format_fstypes(fstypes, sizeof(fstypes));
 	pr_info("%s hooked create mkdir mknod symlink link rename (%u %s); enabled %d, fstypes %s, check_symlink_target %d\n",
 		UTF8GUARD_VERSION, fs_probes_count(), fs_probes_kind(),
 		fs_enabled(), fstypes, fs_check_symlink_target());
 	return 0;
 
-sysfs_exit:
-	utf8guard_kit_remove(&fs_kit);
 idle_exit:
 	fs_idle_exit();
 probes_exit:
@@ -62,8 +55,7 @@ counters_exit:
 
 static void __exit utf8guard_fs_exit(void)
 {
-	utf8guard_hook_detach(THIS_MODULE);
-	utf8guard_kit_remove(&fs_kit);
+	utf8guard_kit_detach(&fs_kit, THIS_MODULE);
 	fs_idle_exit();
 	fs_probes_exit();
 	fs_settings_exit();

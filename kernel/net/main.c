@@ -65,14 +65,9 @@ static int __init utf8guard_nf_init(void)
 	ret = net_hooks_init();
 	if (ret)
 		goto flows_exit;
-	ret = utf8guard_kit_add(&net_kit, utf8guard_kobject());
-	if (ret) {
-		pr_err("cannot create /sys/kernel/utf8guard/net: %d\n", ret);
-		goto hooks_exit;
-	}
-	ret = utf8guard_hook_attach(THIS_MODULE);
+	ret = utf8guard_kit_attach(&net_kit, THIS_MODULE);
 	if (ret)
-		goto sysfs_exit;
+		goto hooks_exit;
 	ports = kmalloc(NET_PORTS_TEXT_MAX, GFP_KERNEL);
 	if (ports)
 		net_format_ports(ports, NET_PORTS_TEXT_MAX);
@@ -84,8 +79,6 @@ static int __init utf8guard_nf_init(void)
 	kfree(ports);
 	return 0;
 
-sysfs_exit:
-	utf8guard_kit_remove(&net_kit);
 hooks_exit:
 	net_hooks_exit();
 flows_exit:
@@ -100,8 +93,7 @@ counters_exit:
 
 static void __exit utf8guard_nf_exit(void)
 {
-	utf8guard_hook_detach(THIS_MODULE);
-	utf8guard_kit_remove(&net_kit);
+	utf8guard_kit_detach(&net_kit, THIS_MODULE);
 	net_hooks_exit();
 	net_flows_exit();
 	net_reset_exit();
