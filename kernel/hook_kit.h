@@ -107,6 +107,12 @@ utf8guard_kit_count_reason(struct utf8guard_kit_stats *stats,
 
 struct utf8guard_kit_settings;
 
+/*
+ * Added to a settings notifier's action (the file's index): a 0/1 setting
+ * is about to become 1, not stored yet.  The call after the store follows.
+ */
+#define UTF8GUARD_KIT_TURNING_ON	0x100
+
 /**
  * struct utf8guard_kit_file - one file of a module's sysfs directory
  * @name: the file name
@@ -142,12 +148,6 @@ struct utf8guard_kit_settings;
  * on success.  A setting with @parse returns -EPERM while
  * utf8guard_locked() and changes nothing.
  */
-/*
- * Added to a settings notifier's action (the file's index): a 0/1 setting
- * is about to become 1, not stored yet.  The call after the store follows.
- */
-#define UTF8GUARD_KIT_TURNING_ON	0x100
-
 struct utf8guard_kit_file {
 	const char *name;
 	bool flag;
