@@ -8,13 +8,18 @@
  *					columns plus one per reason
  *					(kit_stats.c)
  *	struct utf8guard_kit_settings	0/1 flags and text settings, the
- *					mutex of their writers and a notifier
+ *					mutex of their writers, refused while
+ *					utf8guard is locked, and a notifier
  *					chain told of every store
  *					(kit_settings.c)
  *	struct utf8guard_kit		a sysfs directory: the settings, the
  *					read-only status files and stats/
- *					with its reset (kit_sysfs.c)
- *	UTF8GUARD_KIT_PARAM()		a load-time module parameter
+ *					with its reset (kit_sysfs.c); a hook
+ *					module's, attached to the lock with
+ *					utf8guard_kit_attach()
+ *	UTF8GUARD_KIT_FILE_PARAM()	a setting's load-time module
+ *					parameter (UTF8GUARD_KIT_PARAM():
+ *					one the module applies itself)
  *
  * A module declares these statically and hands them to the kit; its own
  * code keeps only what it hooks and checks.
@@ -29,6 +34,8 @@
 #include <linux/types.h>
 
 #include "utf8guard_counters.h"
+
+struct module;
 
 /**
  * struct utf8guard_kit_stats - counters shown in a stats/ directory
@@ -100,35 +107,58 @@ utf8guard_kit_count_reason(struct utf8guard_kit_stats *stats,
 
 struct utf8guard_kit_settings;
 
-/**
- * struct utf8guard_kit_file - one file of a module's sysfs directory
- * @name: the file name
- * @flag: a 0/1 setting the kit keeps in @value, shown as "0\n" or "1\n",
- *	stored with utf8guard_hook_store_flag(); @show and @store unused
- * @value: the flag's value; read it with utf8guard_kit_flag()
- * @show: for another file: sysfs_emit() its text into @buf
- * @store: for another setting: parse and apply the written bytes, and
- *	return 0, or -EINVAL (nothing changed) or -EPERM (locked)
- * @attr: private: the sysfs attribute
- * @path: private: "<directory>/<name>", for the log lines of a flag
- * @settings: private: the settings it belongs to, NULL for a status file
- *
- * Every store checks CAP_SYS_ADMIN in the initial user namespace first,
- * whatever the file mode says, and returns the number of bytes written
- * on success.
- */
 /*
  * Added to a settings notifier's action (the file's index): a 0/1 setting
  * is about to become 1, not stored yet.  The call after the store follows.
  */
 #define UTF8GUARD_KIT_TURNING_ON	0x100
 
+/**
+ * struct utf8guard_kit_file - one file of a module's sysfs directory
+ * @name: the file name
+ * @flag: a 0/1 setting the kit keeps in @value, shown as "0\n" or "1\n",
+ *	stored with utf8guard_hook_store_flag(); the callbacks unused
+ * @value: the flag's value; read it with utf8guard_kit_flag().  Its
+ *	initialiser is the default, which UTF8GUARD_KIT_FILE_PARAM() lets a
+ *	module parameter replace before the module's init runs
+ * @show: for another file: sysfs_emit() its text into @buf
+ * @store: for a setting that honours utf8guard_locked() itself
+ *	(utf8guard.ko's own): parse and apply the written bytes, and return
+ *	0, or -EINVAL (nothing changed) or -EPERM (locked); NULL with @parse
+ * @parse: for a text setting the kit stores: parse @len bytes of @text
+ *	into *@parsed and return 0, or -EINVAL having logged why (a write
+ *	refused or, @at_load, the module parameter), or -ENOMEM; called
+ *	under the settings' @lock, before the kit checks utf8guard_locked()
+ *	(a write that does not parse is -EINVAL, locked or not)
+ * @apply: make what @parse returned the setting's value (it is the
+ *	setting's from then on) and log a change unless @at_load; called
+ *	under the lock, only while not locked or @at_load
+ * @release: free what @parse returned when the lock refuses it; NULL if
+ *	there is nothing to free
+ * @param: for a text setting: the text utf8guard_kit_settings_init()
+ *	applies, @at_load; its initialiser is the default, which
+ *	UTF8GUARD_KIT_FILE_PARAM() lets a module parameter replace; NULL to
+ *	apply none
+ * @attr: private: the sysfs attribute
+ * @path: private: "<directory>/<name>", for the log lines of a flag
+ * @settings: private: the settings it belongs to, NULL for a status file
+ *
+ * Every store checks CAP_SYS_ADMIN in the initial user namespace first,
+ * whatever the file mode says, and returns the number of bytes written
+ * on success.  A setting with @parse returns -EPERM while
+ * utf8guard_locked() and changes nothing.
+ */
 struct utf8guard_kit_file {
 	const char *name;
 	bool flag;
 	bool value;
 	ssize_t (*show)(char *buf);
 	int (*store)(const char *text, size_t len);
+	int (*parse)(const char *text, size_t len, bool at_load,
+		     void **parsed);
+	void (*apply)(void *parsed, bool at_load);
+	void (*release)(void *parsed);
+	char *param;
 	struct kobj_attribute attr;
 	char path[40];
 	struct utf8guard_kit_settings *settings;
@@ -138,8 +168,8 @@ struct utf8guard_kit_file {
  * struct utf8guard_kit_settings - a module's writable settings
  * @files: the settings, mode 0644
  * @count: number of @files
- * @lock: serialises the writers of every setting; a module's own @store
- *	takes it too
+ * @lock: serialises the writers of every setting; the kit holds it
+ *	around a text setting's @parse and @apply
  * @notifier: private: told of each successful store, with the index of
  *	the file in @files as the action
  */
@@ -150,8 +180,8 @@ struct utf8guard_kit_settings {
 	struct blocking_notifier_head notifier;
 };
 
-void utf8guard_kit_settings_init(struct utf8guard_kit_settings *settings,
-				 const char *dir);
+int utf8guard_kit_settings_init(struct utf8guard_kit_settings *settings,
+				const char *dir);
 int utf8guard_kit_notifier_register(struct utf8guard_kit_settings *settings,
 				    struct notifier_block *nb);
 int utf8guard_kit_notifier_unregister(struct utf8guard_kit_settings *settings,
@@ -195,6 +225,8 @@ struct utf8guard_kit {
 
 int utf8guard_kit_add(struct utf8guard_kit *kit, struct kobject *parent);
 void utf8guard_kit_remove(struct utf8guard_kit *kit);
+int utf8guard_kit_attach(struct utf8guard_kit *kit, struct module *owner);
+void utf8guard_kit_detach(struct utf8guard_kit *kit, struct module *owner);
 
 /**
  * UTF8GUARD_KIT_PARAM() - a module parameter read once, at load
@@ -202,11 +234,33 @@ void utf8guard_kit_remove(struct utf8guard_kit *kit);
  * @type: its moduleparam type (bool, charp, ...)
  * @desc: what modinfo says of it
  *
- * Not shown under /sys/module: the setting's file under
- * /sys/kernel/utf8guard takes over once loaded.
+ * For a setting whose module applies the parameter itself (utf8guard.ko,
+ * before its directory exists); a kit setting's is
+ * UTF8GUARD_KIT_FILE_PARAM().  Not shown under /sys/module: the setting's
+ * file under /sys/kernel/utf8guard takes over once loaded.
  */
 #define UTF8GUARD_KIT_PARAM(name, type, desc)			\
 	module_param_named(name, name##_param, type, 0);	\
 	MODULE_PARM_DESC(name, desc)
+
+/**
+ * UTF8GUARD_KIT_FILE_PARAM() - a kit setting's module parameter, read at load
+ * @name: the parameter name
+ * @file: the setting, an element of the module's static array of
+ *	struct utf8guard_kit_file
+ * @type: bool for a 0/1 setting (the parameter sets its @value before
+ *	the module's init), charp for a text setting (it sets its @param,
+ *	which utf8guard_kit_settings_init() applies)
+ * @desc: what modinfo says of it
+ *
+ * Not shown under /sys/module: the setting's file under
+ * /sys/kernel/utf8guard takes over once loaded.
+ */
+#define UTF8GUARD_KIT_FILE_PARAM(name, file, type, desc)		\
+	module_param_named(name, __UTF8GUARD_KIT_FILE_PARAM_##type(file), \
+			   type, 0);					\
+	MODULE_PARM_DESC(name, desc)
+#define __UTF8GUARD_KIT_FILE_PARAM_bool(file)	((file).value)
+#define __UTF8GUARD_KIT_FILE_PARAM_charp(file)	((file).param)
 
 #endif /* UTF8GUARD_HOOK_KIT_H */

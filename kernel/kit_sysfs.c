@@ -9,12 +9,21 @@
  *	<name>/stats/reset	0200; write 1 to zero every counter
  *	<name>/stats/<row>/<column>
  *
+ * A hook module adds its directory with utf8guard_kit_attach(), which
+ * also ties the module to the lock.
+ *
  * Every store checks CAP_SYS_ADMIN in the initial user namespace itself,
  * whatever the file mode says; a write that does not parse returns
  * -EINVAL and changes nothing.
  */
+/* utf8guard_kit_attach() logs in the name of the module it attaches. */
+#undef pr_fmt
+#define pr_fmt(fmt) fmt
+
 #include <linux/capability.h>
 #include <linux/export.h>
+#include <linux/module.h>
+#include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
@@ -308,3 +317,49 @@ void utf8guard_kit_remove(struct utf8guard_kit *kit)
 	kit->priv = NULL;
 }
 EXPORT_SYMBOL_GPL(utf8guard_kit_remove);
+
+/**
+ * utf8guard_kit_attach() - add a hook module's directory and tie it to the lock
+ * @kit: the directory's description, prepared as for utf8guard_kit_add()
+ * @owner: the hook module (THIS_MODULE)
+ *
+ * Creates /sys/kernel/utf8guard/<name> (utf8guard_kit_add() under
+ * utf8guard_kobject()), logging in @owner's name if it cannot, then
+ * attaches @owner to the lock (utf8guard_hook_attach()).  Call it from
+ * the hook module's init once its hooks are in place, and
+ * utf8guard_kit_detach() from its exit.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or the error of utf8guard_kit_add() or
+ * utf8guard_hook_attach(); nothing is left then.
+ */
+int utf8guard_kit_attach(struct utf8guard_kit *kit, struct module *owner)
+{
+	int ret;
+
+	ret = utf8guard_kit_add(kit, utf8guard_kobject());
+	if (ret) {
+		pr_err("%s: cannot create /sys/kernel/utf8guard/%s: %d\n",
+		       module_name(owner), kit->name, ret);
+		return ret;
+	}
+	ret = utf8guard_hook_attach(owner);
+	if (ret)
+		utf8guard_kit_remove(kit);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(utf8guard_kit_attach);
+
+/**
+ * utf8guard_kit_detach() - undo utf8guard_kit_attach()
+ * @kit: the directory given to utf8guard_kit_attach()
+ * @owner: the module given to it
+ *
+ * Context: process context (module exit); may sleep.
+ */
+void utf8guard_kit_detach(struct utf8guard_kit *kit, struct module *owner)
+{
+	utf8guard_hook_detach(owner);
+	utf8guard_kit_remove(kit);
+}
+EXPORT_SYMBOL_GPL(utf8guard_kit_detach);

@@ -309,46 +309,6 @@ bool utf8guard_locked(void)
 EXPORT_SYMBOL_GPL(utf8guard_locked);
 
 /**
- * utf8guard_hook_store_flag() - a sysfs store of a hook module's 0/1 setting
- * @lock: the hook module's settings mutex
- * @flag: the setting (read elsewhere with READ_ONCE())
- * @name: its path under /sys/kernel/utf8guard, e.g. "fs/enabled"
- * @text: the written bytes
- * @len: their number
- *
- * Parses "0" or "1" (utf8guard_parse_flag()); a refused write changes
- * nothing and logs why (rate-limited).  Under @lock, refuses while the
- * policy is locked, and logs each change with the writer.
- *
- * Context: process context; may sleep.
- * Return: 0, -EINVAL if @text does not parse, -EPERM while locked.
- */
-int utf8guard_hook_store_flag(struct mutex *lock, bool *flag,
-			      const char *name, const char *text, size_t len)
-{
-	struct utf8guard_parse_error error;
-	bool value;
-	int ret = 0;
-
-	if (!utf8guard_parse_flag(text, len, &value, &error)) {
-		pr_info_ratelimited("%s write refused: %s\n", name,
-				    error.message);
-		return -EINVAL;
-	}
-	mutex_lock(lock);
-	if (utf8guard_locked()) {
-		ret = -EPERM;
-	} else if (READ_ONCE(*flag) != value) {
-		WRITE_ONCE(*flag, value);
-		pr_notice("%s %d -> %d (by %s[%d])\n", name, !value, value,
-			  current->comm, task_pid_nr(current));
-	}
-	mutex_unlock(lock);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(utf8guard_hook_store_flag);
-
-/**
  * utf8guard_hook_attach() - register a hook module with the lock
  * @owner: the hook module (THIS_MODULE)
  *

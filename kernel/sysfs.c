@@ -130,7 +130,10 @@ static struct utf8guard_kit root = {
 
 int sysfs_interface_init(void)
 {
-	utf8guard_kit_settings_init(&control, "utf8guard");
+	int ret = utf8guard_kit_settings_init(&control, "utf8guard");
+
+	if (ret)
+		return ret;
 	return utf8guard_kit_add(&root, kernel_kobj);
 }
 

@@ -15,10 +15,11 @@
  *	idle.c		disarm the probes while nothing is to be checked;
  *			told of fs/enabled by the settings' notifier
  *	check.c		what one hooked operation checks and counts
- *	settings.c	enabled, fstypes, check_symlink_target (kit settings)
+ *	settings.c	enabled, fstypes, check_symlink_target (kit settings,
+ *			with their module parameters)
  *	counters.c	per-operation and per-reason counters (a kit set)
  *	sysfs.c		/sys/kernel/utf8guard/fs/ (a kit directory)
- *	main.c		module parameters, load and unload
+ *	main.c		load and unload
  */
 #ifndef UTF8GUARD_FS_HOOK_H
 #define UTF8GUARD_FS_HOOK_H
@@ -87,8 +88,7 @@ enum fs_setting {
 };
 
 extern struct utf8guard_kit_settings fs_settings;
-int fs_settings_init(bool enabled, const char *fstypes,
-		     bool check_symlink_target);
+int fs_settings_init(void);
 void fs_settings_exit(void);
 bool fs_enabled(void);
 bool fs_check_symlink_target(void);

@@ -9,24 +9,11 @@
  */
 
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 
 #include "compat.h"
 #include "fs_hook.h"
 #include "hook_kit.h"
 #include "utf8guard_version.h"
-
-static bool enabled_param = true;
-UTF8GUARD_KIT_PARAM(enabled, bool,
-		    "Check new names at load (default 1); later: fs/enabled");
-
-static char *fstypes_param;
-UTF8GUARD_KIT_PARAM(fstypes, charp,
-		    "Filesystem types to check, separated by commas or quoted spaces, or * for all (default *); later: fs/fstypes");
-
-static bool check_symlink_target_param = true;
-UTF8GUARD_KIT_PARAM(check_symlink_target, bool,
-		    "Check symlink targets too (default 1); later: fs/check_symlink_target");
 
 static int __init utf8guard_fs_init(void)
 {
@@ -36,8 +23,7 @@ static int __init utf8guard_fs_init(void)
 	ret = utf8guard_kit_stats_init(&fs_stats);
 	if (ret)
 		return ret;
-	ret = fs_settings_init(enabled_param, fstypes_param,
-			       check_symlink_target_param);
+	ret = fs_settings_init();
 	if (ret)
 		goto counters_exit;
 	fs_overlay_init();
@@ -47,22 +33,15 @@ static int __init utf8guard_fs_init(void)
 	ret = fs_idle_init();
 	if (ret)
 		goto probes_exit;
-	ret = utf8guard_kit_add(&fs_kit, utf8guard_kobject());
-	if (ret) {
-		pr_err("cannot create /sys/kernel/utf8guard/fs: %d\n", ret);
-		goto idle_exit;
-	}
-	ret = utf8guard_hook_attach(THIS_MODULE);
+	ret = utf8guard_kit_attach(&fs_kit, THIS_MODULE);
 	if (ret)
-		goto sysfs_exit;
+		goto idle_exit;
 	fs_format_fstypes(fstypes, sizeof(fstypes));
 	pr_info("%s hooked create mkdir mknod symlink link rename (%u %s); enabled %d, fstypes %s, check_symlink_target %d\n",
 		UTF8GUARD_VERSION, fs_probes_count(), fs_probes_kind(),
 		fs_enabled(), fstypes, fs_check_symlink_target());
 	return 0;
 
-sysfs_exit:
-	utf8guard_kit_remove(&fs_kit);
 idle_exit:
 	fs_idle_exit();
 probes_exit:
@@ -76,8 +55,7 @@ counters_exit:
 
 static void __exit utf8guard_fs_exit(void)
 {
-	utf8guard_hook_detach(THIS_MODULE);
-	utf8guard_kit_remove(&fs_kit);
+	utf8guard_kit_detach(&fs_kit, THIS_MODULE);
 	fs_idle_exit();
 	fs_probes_exit();
 	fs_settings_exit();

@@ -5,14 +5,16 @@
  *
  * The probe handlers read them locklessly: the two flags with READ_ONCE(),
  * the fstypes list under RCU (it is replaced whole and freed after a grace
- * period).  They are kit settings (hook_kit.h): the kit keeps the flags
- * and their files; writers are serialised by fs_settings.lock, refuse
- * everything while utf8guard is locked, and change nothing on a parse
- * error.  Whatever follows a setting registers with the kit's notifier
+ * period).  They are kit settings (hook_kit.h), with their module
+ * parameters: the kit keeps the flags and their files, and stores
+ * fstypes under fs_settings.lock, refusing it while utf8guard is locked;
+ * a parse error changes nothing.  Whatever follows a setting registers with the kit's notifier
  * (idle.c); nothing here calls it.
  */
 
 #include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -32,15 +34,30 @@ struct fstype_list {
 static struct fstype_list __rcu *fstypes;
 
 static ssize_t fstypes_show(char *buf);
-static int fstypes_store(const char *text, size_t len);
+static int fstypes_parse(const char *text, size_t len, bool at_load,
+			 void **parsed);
+static void fstypes_apply(void *parsed, bool at_load);
+static void fstypes_release(void *parsed);
 
+/* The initialisers of .value and .param are the defaults. */
 static struct utf8guard_kit_file files[FS_SETTING_COUNT] = {
-	[FS_SETTING_ENABLED] = { .name = "enabled", .flag = true },
+	[FS_SETTING_ENABLED] = { .name = "enabled", .flag = true,
+				 .value = true },
 	[FS_SETTING_FSTYPES] = { .name = "fstypes", .show = fstypes_show,
-				 .store = fstypes_store },
+				 .parse = fstypes_parse,
+				 .apply = fstypes_apply,
+				 .release = fstypes_release, .param = "*" },
 	[FS_SETTING_CHECK_SYMLINK_TARGET] = { .name = "check_symlink_target",
-					      .flag = true },
+					      .flag = true, .value = true },
 };
+
+UTF8GUARD_KIT_FILE_PARAM(enabled, files[FS_SETTING_ENABLED], bool,
+			 "Check new names at load (default 1); later: fs/enabled");
+UTF8GUARD_KIT_FILE_PARAM(fstypes, files[FS_SETTING_FSTYPES], charp,
+			 "Filesystem types to check, separated by commas or quoted spaces, or * for all (default *); later: fs/fstypes");
+UTF8GUARD_KIT_FILE_PARAM(check_symlink_target,
+			 files[FS_SETTING_CHECK_SYMLINK_TARGET], bool,
+			 "Check symlink targets too (default 1); later: fs/check_symlink_target");
 
 /* fs/enabled, fs/fstypes, fs/check_symlink_target, in that order. */
 struct utf8guard_kit_settings fs_settings = {
@@ -144,9 +161,11 @@ size_t fs_format_fstypes(char *buf, size_t size)
 	return n;
 }
 
-static int store_fstypes(const char *text, size_t len, bool at_load)
+/* Under fs_settings.lock (the kit's store and init). */
+static int fstypes_parse(const char *text, size_t len, bool at_load,
+			 void **parsed)
 {
-	struct fstype_list *list, *old;
+	struct fstype_list *list;
 	const char *error;
 
 	list = kzalloc(sizeof(*list), GFP_KERNEL);
@@ -163,23 +182,23 @@ static int store_fstypes(const char *text, size_t len, bool at_load)
 		kfree(list);
 		return -EINVAL;
 	}
-	mutex_lock(&fs_settings.lock);
-	if (!at_load && utf8guard_locked()) {
-		mutex_unlock(&fs_settings.lock);
-		kfree(list);
-		return -EPERM;
-	}
-	old = rcu_replace_pointer(fstypes, list,
-				  lockdep_is_held(&fs_settings.lock));
-	mutex_unlock(&fs_settings.lock);
-	if (old)
-		kfree_rcu(old, rcu);
+	*parsed = list;
 	return 0;
 }
 
-static int fstypes_store(const char *text, size_t len)
+static void fstypes_apply(void *parsed, bool at_load)
 {
-	return store_fstypes(text, len, false);
+	struct fstype_list *list = parsed, *old;
+
+	old = rcu_replace_pointer(fstypes, list,
+				  lockdep_is_held(&fs_settings.lock));
+	if (old)
+		kfree_rcu(old, rcu);
+}
+
+static void fstypes_release(void *parsed)
+{
+	kfree(parsed);
 }
 
 static ssize_t fstypes_show(char *buf)
@@ -191,16 +210,9 @@ static ssize_t fstypes_show(char *buf)
 }
 
 /* At load, before the probes exist. */
-int fs_settings_init(bool enabled_param, const char *fstypes_param,
-		     bool check_symlink_target_param)
+int fs_settings_init(void)
 {
-	const char *text = fstypes_param ? fstypes_param : "*";
-
-	utf8guard_kit_settings_init(&fs_settings, "fs");
-	files[FS_SETTING_ENABLED].value = enabled_param;
-	files[FS_SETTING_CHECK_SYMLINK_TARGET].value =
-		check_symlink_target_param;
-	return store_fstypes(text, strlen(text), true);
+	return utf8guard_kit_settings_init(&fs_settings, "fs");
 }
 
 /* At unload, once no probe handler can run. */

@@ -17,22 +17,6 @@
 #include "net_hook.h"
 #include "utf8guard_version.h"
 
-static bool enabled_param = true;
-UTF8GUARD_KIT_PARAM(enabled, bool,
-		    "Check payloads at load (default 1); later: net/enabled");
-
-static char *ports_param;
-UTF8GUARD_KIT_PARAM(ports, charp,
-		    "Watched destination ports, e.g. tcp:80,udp:514,tcp:8000-8090 (default none); later: net/ports");
-
-static bool forward_param;
-UTF8GUARD_KIT_PARAM(forward, bool,
-		    "Check forwarded packets too (default 0); later: net/forward");
-
-static char *action_param;
-UTF8GUARD_KIT_PARAM(action, charp,
-		    "What a refused TCP segment does: drop (default) or reset the connection; later: net/action");
-
 static unsigned int flows_max_param = 16384;
 module_param_named(flows_max, flows_max_param, uint, 0444);
 MODULE_PARM_DESC(flows_max,
@@ -72,8 +56,7 @@ static int __init utf8guard_nf_init(void)
 	ret = utf8guard_kit_stats_init(&net_stats);
 	if (ret)
 		return ret;
-	ret = net_settings_init(enabled_param, ports_param, forward_param,
-				action_param);
+	ret = net_settings_init();
 	if (ret)
 		goto counters_exit;
 	ret = net_flows_init(flows_max_param, flow_timeout_param);
@@ -82,14 +65,9 @@ static int __init utf8guard_nf_init(void)
 	ret = net_hooks_init();
 	if (ret)
 		goto flows_exit;
-	ret = utf8guard_kit_add(&net_kit, utf8guard_kobject());
-	if (ret) {
-		pr_err("cannot create /sys/kernel/utf8guard/net: %d\n", ret);
-		goto hooks_exit;
-	}
-	ret = utf8guard_hook_attach(THIS_MODULE);
+	ret = utf8guard_kit_attach(&net_kit, THIS_MODULE);
 	if (ret)
-		goto sysfs_exit;
+		goto hooks_exit;
 	ports = kmalloc(NET_PORTS_TEXT_MAX, GFP_KERNEL);
 	if (ports)
 		net_format_ports(ports, NET_PORTS_TEXT_MAX);
@@ -101,8 +79,6 @@ static int __init utf8guard_nf_init(void)
 	kfree(ports);
 	return 0;
 
-sysfs_exit:
-	utf8guard_kit_remove(&net_kit);
 hooks_exit:
 	net_hooks_exit();
 flows_exit:
@@ -117,8 +93,7 @@ counters_exit:
 
 static void __exit utf8guard_nf_exit(void)
 {
-	utf8guard_hook_detach(THIS_MODULE);
-	utf8guard_kit_remove(&net_kit);
+	utf8guard_kit_detach(&net_kit, THIS_MODULE);
 	net_hooks_exit();
 	net_flows_exit();
 	net_reset_exit();

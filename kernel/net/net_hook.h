@@ -13,7 +13,8 @@
  *			reset
  *	reset.c		net/action reset: resetting refused connections
  *	ports.c		the watched port set: parse and format
- *	settings.c	enabled, ports, forward, action (kit settings)
+ *	settings.c	enabled, ports, forward, action (kit settings, with
+ *			their module parameters)
  *	counters.c	net/stats/ counters (a kit counter set)
  *	sysfs.c		/sys/kernel/utf8guard/net/ (a kit directory)
  *	main.c		module parameters, load and unload
@@ -98,8 +99,7 @@ enum net_setting {
 };
 
 extern struct utf8guard_kit_settings net_settings;
-int net_settings_init(bool enabled, const char *ports, bool forward,
-		      const char *action);
+int net_settings_init(void);
 void net_settings_exit(void);
 bool net_enabled(void);
 bool net_forward(void);

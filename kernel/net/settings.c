@@ -4,13 +4,15 @@
  *
  * The hooks read them locklessly: the flags with READ_ONCE(), the port set
  * under RCU (it is replaced whole and freed after a grace period).  They
- * are kit settings (hook_kit.h): the kit keeps the flags and their files;
- * writers are serialised by net_settings.lock, refuse everything while
- * utf8guard is locked, and change nothing on a parse error.  Every change
- * is logged with who made it.
+ * are kit settings (hook_kit.h), with their module parameters: the kit
+ * keeps the flags and their files, and stores ports and action under
+ * net_settings.lock, refusing them while utf8guard is locked; a parse
+ * error changes nothing.  Every change is logged with who made it.
  */
 
 #include <linux/err.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
@@ -22,27 +24,54 @@
 #include "hook_kit.h"
 #include "net_hook.h"
 
+/*
+ * A port set; @before and @after are room to log the change a parsed
+ * set makes, freed once it is applied.
+ */
 struct ports_holder {
 	struct rcu_head rcu;
 	struct net_ports *ports;
+	char *before;
+	char *after;
 };
 
 static enum net_action action;
 static struct ports_holder __rcu *watched;
 
 static ssize_t ports_show(char *buf);
-static int ports_store(const char *text, size_t len);
+static int ports_parse(const char *text, size_t len, bool at_load,
+		       void **parsed);
+static void ports_apply(void *parsed, bool at_load);
+static void ports_release(void *parsed);
 static ssize_t action_show(char *buf);
-static int action_store(const char *text, size_t len);
+static int action_parse(const char *text, size_t len, bool at_load,
+			void **parsed);
+static void action_apply(void *parsed, bool at_load);
 
+/*
+ * The initialisers of .value and .param are the defaults; with no action
+ * parameter, action stays NET_ACTION_DROP.
+ */
 static struct utf8guard_kit_file files[NET_SETTING_COUNT] = {
-	[NET_SETTING_ENABLED] = { .name = "enabled", .flag = true },
+	[NET_SETTING_ENABLED] = { .name = "enabled", .flag = true,
+				  .value = true },
 	[NET_SETTING_PORTS] = { .name = "ports", .show = ports_show,
-				.store = ports_store },
+				.parse = ports_parse, .apply = ports_apply,
+				.release = ports_release, .param = "" },
 	[NET_SETTING_FORWARD] = { .name = "forward", .flag = true },
 	[NET_SETTING_ACTION] = { .name = "action", .show = action_show,
-				 .store = action_store },
+				 .parse = action_parse,
+				 .apply = action_apply },
 };
+
+UTF8GUARD_KIT_FILE_PARAM(enabled, files[NET_SETTING_ENABLED], bool,
+			 "Check payloads at load (default 1); later: net/enabled");
+UTF8GUARD_KIT_FILE_PARAM(ports, files[NET_SETTING_PORTS], charp,
+			 "Watched destination ports, e.g. tcp:80,udp:514,tcp:8000-8090 (default none); later: net/ports");
+UTF8GUARD_KIT_FILE_PARAM(forward, files[NET_SETTING_FORWARD], bool,
+			 "Check forwarded packets too (default 0); later: net/forward");
+UTF8GUARD_KIT_FILE_PARAM(action, files[NET_SETTING_ACTION], charp,
+			 "What a refused TCP segment does: drop (default) or reset the connection; later: net/action");
 
 /* net/enabled, net/ports, net/forward, net/action, in that order. */
 struct utf8guard_kit_settings net_settings = {
@@ -76,53 +105,49 @@ const char *net_action_name(enum net_action value)
 	return action_names[value];
 }
 
-/* "drop" or "reset", with one trailing newline allowed. */
-static int parse_action(const char *text, size_t len, enum net_action *value)
+/*
+ * "drop" or "reset", with one trailing newline allowed; the enum
+ * net_action is *@parsed itself.
+ */
+static int action_parse(const char *text, size_t len, bool at_load,
+			void **parsed)
 {
-	unsigned int k;
+	unsigned long k;
 
 	if (len && text[len - 1] == '\n')
 		len--;
 	for (k = 0; k < ARRAY_SIZE(action_names); k++) {
 		if (len == strlen(action_names[k]) &&
 		    !memcmp(text, action_names[k], len)) {
-			*value = k;
+			*parsed = (void *)k;
 			return 0;
 		}
 	}
+	if (at_load)
+		pr_err("module parameter action=\"%s\": not drop or reset\n",
+		       text);
+	else
+		pr_info_ratelimited("net/action write refused: not drop or reset\n");
 	return -EINVAL;
+}
+
+static void action_apply(void *parsed, bool at_load)
+{
+	enum net_action value = (unsigned long)parsed;
+	enum net_action old = READ_ONCE(action);
+
+	if (old == value)
+		return;
+	WRITE_ONCE(action, value);
+	if (!at_load)
+		pr_notice("net/action %s -> %s (by %s[%d])\n",
+			  net_action_name(old), net_action_name(value),
+			  current->comm, task_pid_nr(current));
 }
 
 static ssize_t action_show(char *buf)
 {
 	return sysfs_emit(buf, "%s\n", net_action_name(net_action()));
-}
-
-/*
- * The store of net/action: "drop" or "reset".  Returns 0, -EINVAL if
- * @text does not parse (nothing changes), -EPERM while locked.
- */
-static int action_store(const char *text, size_t len)
-{
-	enum net_action value, old;
-	int ret = 0;
-
-	if (parse_action(text, len, &value)) {
-		pr_info_ratelimited("net/action write refused: not drop or reset\n");
-		return -EINVAL;
-	}
-	mutex_lock(&net_settings.lock);
-	old = READ_ONCE(action);
-	if (utf8guard_locked()) {
-		ret = -EPERM;
-	} else if (old != value) {
-		WRITE_ONCE(action, value);
-		pr_notice("net/action %s -> %s (by %s[%d])\n",
-			  net_action_name(old), net_action_name(value),
-			  current->comm, task_pid_nr(current));
-	}
-	mutex_unlock(&net_settings.lock);
-	return ret;
 }
 
 bool net_watches(u8 protocol, u16 port)
@@ -152,32 +177,40 @@ size_t net_format_ports(char *buf, size_t size)
 	return n;
 }
 
-static void free_holder(struct rcu_head *head)
+static void holder_free(struct ports_holder *holder)
 {
-	struct ports_holder *holder = container_of(head, struct ports_holder,
-						   rcu);
-
 	net_ports_free(holder->ports);
+	kfree(holder->before);
+	kfree(holder->after);
 	kfree(holder);
 }
 
-static int store_ports(const char *text, size_t len, bool at_load)
+static void free_holder(struct rcu_head *head)
 {
-	struct ports_holder *holder, *old;
-	char *before, *after;
+	holder_free(container_of(head, struct ports_holder, rcu));
+}
+
+/* Under net_settings.lock (the kit's store and init). */
+static int ports_parse(const char *text, size_t len, bool at_load,
+		       void **parsed)
+{
+	struct ports_holder *holder;
 	const char *error;
-	int ret = 0;
+	int ret;
 
 	holder = kzalloc(sizeof(*holder), GFP_KERNEL);
-	before = kmalloc(NET_PORTS_TEXT_MAX, GFP_KERNEL);
-	after = kmalloc(NET_PORTS_TEXT_MAX, GFP_KERNEL);
-	if (!holder || !before || !after) {
+	if (!holder)
+		return -ENOMEM;
+	holder->before = kmalloc(NET_PORTS_TEXT_MAX, GFP_KERNEL);
+	holder->after = kmalloc(NET_PORTS_TEXT_MAX, GFP_KERNEL);
+	if (!holder->before || !holder->after) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	holder->ports = net_ports_parse(text, len, &error);
 	if (IS_ERR(holder->ports)) {
 		ret = PTR_ERR(holder->ports);
+		holder->ports = NULL;
 		goto out;
 	}
 	if (!holder->ports) {
@@ -190,34 +223,36 @@ static int store_ports(const char *text, size_t len, bool at_load)
 		ret = -EINVAL;
 		goto out;
 	}
-	mutex_lock(&net_settings.lock);
-	if (!at_load && utf8guard_locked()) {
-		mutex_unlock(&net_settings.lock);
-		net_ports_free(holder->ports);
-		ret = -EPERM;
-		goto out;
-	}
+	*parsed = holder;
+	return 0;
+out:
+	holder_free(holder);
+	return ret;
+}
+
+static void ports_apply(void *parsed, bool at_load)
+{
+	struct ports_holder *holder = parsed, *old;
+	char *before = holder->before, *after = holder->after;
+
+	holder->before = NULL;
+	holder->after = NULL;
 	net_format_ports(before, NET_PORTS_TEXT_MAX);
 	old = rcu_replace_pointer(watched, holder,
 				  lockdep_is_held(&net_settings.lock));
 	net_format_ports(after, NET_PORTS_TEXT_MAX);
-	mutex_unlock(&net_settings.lock);
-	holder = NULL;
 	if (!at_load && strcmp(before, after))
 		pr_notice("net/ports \"%s\" -> \"%s\" (by %s[%d])\n", before,
 			  after, current->comm, task_pid_nr(current));
 	if (old)
 		call_rcu(&old->rcu, free_holder);
-out:
-	kfree(holder);
 	kfree(before);
 	kfree(after);
-	return ret;
 }
 
-static int ports_store(const char *text, size_t len)
+static void ports_release(void *parsed)
 {
-	return store_ports(text, len, false);
+	holder_free(parsed);
 }
 
 static ssize_t ports_show(char *buf)
@@ -234,23 +269,14 @@ static ssize_t ports_show(char *buf)
 }
 
 /* At load, before the hooks exist. */
-int net_settings_init(bool enabled_param, const char *ports_param,
-		      bool forward_param, const char *action_param)
+int net_settings_init(void)
 {
-	const char *text = ports_param ? ports_param : "";
-	enum net_action value = NET_ACTION_DROP;
+	int ret = utf8guard_kit_settings_init(&net_settings, "net");
 
-	if (action_param &&
-	    parse_action(action_param, strlen(action_param), &value)) {
-		pr_err("module parameter action=\"%s\": not drop or reset\n",
-		       action_param);
-		return -EINVAL;
-	}
-	utf8guard_kit_settings_init(&net_settings, "net");
-	WRITE_ONCE(action, value);
-	files[NET_SETTING_ENABLED].value = enabled_param;
-	files[NET_SETTING_FORWARD].value = forward_param;
-	return store_ports(text, strlen(text), true);
+	/* The ports may be in place when the action does not parse. */
+	if (ret)
+		net_settings_exit();
+	return ret;
 }
 
 /* At unload, once no hook can run. */
@@ -260,8 +286,6 @@ void net_settings_exit(void)
 
 	RCU_INIT_POINTER(watched, NULL);
 	rcu_barrier();	/* the call_rcu() of replaced sets */
-	if (holder) {
-		net_ports_free(holder->ports);
-		kfree(holder);
-	}
+	if (holder)
+		holder_free(holder);
 }
