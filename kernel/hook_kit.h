@@ -225,7 +225,8 @@ struct utf8guard_kit {
 
 int utf8guard_kit_add(struct utf8guard_kit *kit, struct kobject *parent);
 void utf8guard_kit_remove(struct utf8guard_kit *kit);
-int utf8guard_kit_attach(struct utf8guard_kit *kit, struct module *owner);
+int utf8guard_kit_attach(struct utf8guard_kit *kit, struct kobject *parent,
+			 struct module *owner);
 void utf8guard_kit_detach(struct utf8guard_kit *kit, struct module *owner);
 
 /**

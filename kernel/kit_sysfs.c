@@ -321,10 +321,12 @@ EXPORT_SYMBOL_GPL(utf8guard_kit_remove);
 /**
  * utf8guard_kit_attach() - add a hook module's directory and tie it to the lock
  * @kit: the directory's description, prepared as for utf8guard_kit_add()
+ * @parent: where: utf8guard_kobject(), /sys/kernel/utf8guard (the caller
+ *	asks sysfs.c, so that the kit calls nothing above it)
  * @owner: the hook module (THIS_MODULE)
  *
- * Creates /sys/kernel/utf8guard/<name> (utf8guard_kit_add() under
- * utf8guard_kobject()), logging in @owner's name if it cannot, then
+ * Creates @parent/<name> (utf8guard_kit_add()), logging in @owner's name
+ * if it cannot, then
  * attaches @owner to the lock (utf8guard_hook_attach()).  Call it from
  * the hook module's init once its hooks are in place, and
  * utf8guard_kit_detach() from its exit.
@@ -333,11 +335,12 @@ EXPORT_SYMBOL_GPL(utf8guard_kit_remove);
  * Return: 0, or the error of utf8guard_kit_add() or
  * utf8guard_hook_attach(); nothing is left then.
  */
-int utf8guard_kit_attach(struct utf8guard_kit *kit, struct module *owner)
+int utf8guard_kit_attach(struct utf8guard_kit *kit, struct kobject *parent,
+			 struct module *owner)
 {
 	int ret;
 
-	ret = utf8guard_kit_add(kit, utf8guard_kobject());
+	ret = utf8guard_kit_add(kit, parent);
 	if (ret) {
 		pr_err("%s: cannot create /sys/kernel/utf8guard/%s: %d\n",
 		       module_name(owner), kit->name, ret);

@@ -33,7 +33,7 @@ static int __init utf8guard_fs_init(void)
 	ret = fs_idle_init();
 	if (ret)
 		goto probes_exit;
-	ret = utf8guard_kit_attach(&fs_kit, THIS_MODULE);
+	ret = utf8guard_kit_attach(&fs_kit, utf8guard_kobject(), THIS_MODULE);
 	if (ret)
 		goto idle_exit;
 	fs_format_fstypes(fstypes, sizeof(fstypes));

@@ -65,7 +65,7 @@ static int __init utf8guard_nf_init(void)
 	ret = net_hooks_init();
 	if (ret)
 		goto flows_exit;
-	ret = utf8guard_kit_attach(&net_kit, THIS_MODULE);
+	ret = utf8guard_kit_attach(&net_kit, utf8guard_kobject(), THIS_MODULE);
 	if (ret)
 		goto hooks_exit;
 	ports = kmalloc(NET_PORTS_TEXT_MAX, GFP_KERNEL);

@@ -95,6 +95,10 @@ fi
 # No include circle in core/ and kernel/ (issue 27).
 expect_status "no include circle in core/ and kernel/" 0 \
 	"$here/include-graph.py" "$top"
+# Nor a call circle between files: each folder's "one direction"
+# (Documentation/*-hook-design.rst, "Source layout").
+expect_status "no call circle between the files of core/ and kernel/" 0 \
+	"$here/call-graph.py" "$top"
 
 out=$(perl "$src/scripts/get_abi.pl" --dir Documentation/ABI validate 2>&1)
 expect_eq "get_abi.pl validate" "" "$out"
