@@ -29,8 +29,6 @@
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/kprobes.h>
-#include <linux/limits.h>
-#include <linux/magic.h>
 #include <linux/mutex.h>
 #include <linux/objtool.h>
 #include <linux/ptrace.h>
