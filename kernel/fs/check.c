@@ -176,3 +176,32 @@ int fs_check_new_name(enum fs_op op, const struct inode *dir,
 				(const u8 *)target, strnlen(target, PATH_MAX));
 	return verdict;
 }
+
+/**
+ * fs_recheck_new_name() - judge again a name made after an inode lock
+ * @op: FS_OP_LINK or FS_OP_RENAME
+ * @dir: the directory that gets the name
+ * @dentry: the name's dentry
+ * @makes_name: false for a rename that makes no name
+ *
+ * For the probes on a filesystem's ->rename() and ->link() (after_lock.c):
+ * the hook judged the name before the lock the operation then waited for.
+ * In enforce, the name is judged as the hook would judge it now; if that
+ * refuses it, the settings changed while the operation waited, and the
+ * refusal is counted and logged as any.  A name let through is not
+ * counted again.
+ *
+ * Return: -EILSEQ to refuse, otherwise 0.
+ */
+int fs_recheck_new_name(enum fs_op op, const struct inode *dir,
+			const struct dentry *dentry, bool makes_name)
+{
+	struct utf8guard_policy policy;
+	bool wanted = fs_check_wanted(dir->i_sb, &policy);
+
+	if (policy.mode != UTF8GUARD_MODE_ENFORCE ||
+	    !new_name_check(op, &policy, wanted && makes_name, dentry))
+		return 0;
+	return check_judged(op, &policy, dentry->d_name.name,
+			    dentry->d_name.len);
+}

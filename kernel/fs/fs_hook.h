@@ -12,6 +12,7 @@
  *	overlay.c	overlayfs's own renames and links on its upper layer
  *	overlay_seen.c	how the overlay's hook judged a task's name
  *	overlay_stack.c	a user namespace's creds: overlayfs's, or not?
+ *	after_lock.c	a rename or link judged again after its inode lock
  *	idle.c		disarm the probes while nothing is to be checked;
  *			told of fs/enabled by the settings' notifier
  *	check.c		what one hooked operation checks and counts
@@ -72,6 +73,8 @@ int fs_check_bytes(enum fs_op op, const struct utf8guard_policy *policy,
 int fs_check_new_name(enum fs_op op, const struct inode *dir,
 		      const struct dentry *dentry, bool makes_name,
 		      const char *target);
+int fs_recheck_new_name(enum fs_op op, const struct inode *dir,
+			const struct dentry *dentry, bool makes_name);
 
 /* settings.c */
 #define FS_FSTYPES_MAX		16
@@ -129,6 +132,14 @@ int fs_probe_check_name(struct pt_regs *regs, enum fs_op op,
 			size_t len);
 void fs_probe_keep_unoptimized(struct kprobe *p, struct pt_regs *regs,
 			       unsigned long flags);
+
+/* after_lock.c */
+void fs_after_lock_note(const struct inode *dir);
+void fs_after_lock_flush(void);
+int fs_after_lock_set_armed(bool arm);
+u64 fs_after_lock_missed(void);
+void fs_after_lock_init(void);
+void fs_after_lock_exit(void);
 
 /* selftest.c: what a probe makes the canary's operation return */
 #define FS_CANARY_RESULT 1

@@ -70,6 +70,8 @@ static void idle_update(void)
 static int mode_changed(struct notifier_block *nb, unsigned long mode,
 			void *unused)
 {
+	/* An operation seen before the change is judged again after it. */
+	fs_after_lock_flush();
 	mutex_lock(&idle_mutex);
 	mode_checks = mode != UTF8GUARD_MODE_OFF;
 	mode_told = true;
@@ -85,6 +87,7 @@ static struct notifier_block mode_notifier = {
 static int setting_stored(struct notifier_block *nb, unsigned long action,
 			  void *file)
 {
+	fs_after_lock_flush();
 	if ((action & ~UTF8GUARD_KIT_TURNING_ON) != FS_SETTING_ENABLED)
 		return NOTIFY_DONE;
 	mutex_lock(&idle_mutex);

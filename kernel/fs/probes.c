@@ -131,6 +131,7 @@ static int pre_link(struct kprobe *p, struct pt_regs *regs)
 		return selftest_hit(regs, new_dentry);
 	if (unlikely(IS_PRIVATE(d_backing_inode(old_dentry))))
 		return 0;
+	fs_after_lock_note(dir);
 	return fs_probe_refuse(regs, fs_check_new_name(FS_OP_LINK, dir,
 						       new_dentry, true, NULL));
 }
@@ -145,6 +146,7 @@ static int pre_link(struct kprobe *p, struct pt_regs *regs)
  */
 static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 {
+	struct inode *old_dir = (struct inode *)regs_get_kernel_argument(regs, 0);
 	struct dentry *old_dentry =
 		(struct dentry *)regs_get_kernel_argument(regs, 1);
 	struct inode *new_dir =
@@ -159,6 +161,7 @@ static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 		     (d_is_positive(new_dentry) &&
 		      IS_PRIVATE(d_backing_inode(new_dentry)))))
 		return 0;
+	fs_after_lock_note(old_dir);
 	return fs_probe_refuse(regs, fs_check_new_name(FS_OP_RENAME, new_dir,
 				new_dentry, !(flags & RENAME_EXCHANGE) &&
 				d_is_negative(new_dentry), NULL));
@@ -212,7 +215,8 @@ unsigned int fs_probes_count(void)
 
 u64 fs_probes_missed(void)
 {
-	u64 sum = fs_module_probes_missed() + fs_overlay_missed();
+	u64 sum = fs_module_probes_missed() + fs_overlay_missed() +
+		  fs_after_lock_missed();
 	unsigned int k;
 
 	for (k = 0; k < FS_PROBE_COUNT; k++)
@@ -339,11 +343,13 @@ unsigned int fs_probes_unhooked(void)
 void fs_probes_set_armed(bool armed)
 {
 	unsigned int k, changed;
-	int err, ret = 0;
+	int err, ret;
 
 	mutex_lock(&health_mutex);
 	if (armed == !disarmed)
 		goto out;
+	/* Those after the locks first: they judge what the six let by. */
+	ret = fs_after_lock_set_armed(armed);
 	for (k = 0; k < FS_PROBE_COUNT; k++) {
 		err = armed ? enable_kprobe(&probes[k]) :
 			      disable_kprobe(&probes[k]);
@@ -384,6 +390,8 @@ static void unregister_probes(unsigned int count)
 		list[k] = &probes[k];
 	/* Waits for handlers that are running. */
 	unregister_kprobes(list, count);
+	/* Nothing notes a function any more. */
+	fs_after_lock_exit();
 	/*
 	 * A task sent to the stub may be preempted before its return: wait
 	 * until every task has passed a voluntary context switch before the
@@ -423,6 +431,7 @@ int fs_probes_init(void)
 		ret = -EBUSY;
 		goto fail;
 	}
+	fs_after_lock_init();
 	ret = fs_module_probes_init();
 	if (ret) {
 		pr_err("cannot watch for filesystem modules: error %d; not loading\n",

@@ -33,6 +33,7 @@ run fs-btrfs $tools/fs_btrfs_test.sh $mods $tools
 run fs-overlay $tools/fs_overlay_test.sh $mods $tools
 run fs-ocfs2 $tools/fs_ocfs2_test.sh $mods $tools
 run fs-bcachefs $tools/fs_bcachefs_test.sh $mods $tools
+run fs-held $tools/fs_lock_test.sh $mods $tools
 run nf $tools/nf_hook_test.sh $mods $tools
 run tcp-fuzz $tools/tcp_fuzz_test.sh $mods $tools
 run cli-admin $tools/cli_admin_test.sh $mods

@@ -116,6 +116,7 @@ prepare() {
 		"$top/tests/fs/uring.c" "$top/userspace/hex.c"
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_stress" "$top/tests/fs/fs_stress.c"
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/ovl_stall" "$top/tests/fs/ovl_stall.c"
+	"${guest_cc[@]}" -D_GNU_SOURCE -pthread -o "$out/holdlock" "$top/tests/fs/holdlock.c"
 	"$top/tests/net/build-net-tools.sh" "$out"
 
 	# The filesystems of the fs hook suite: an empty ext4 image
@@ -171,7 +172,7 @@ prepare() {
 	while IFS= read -r ko; do
 		files+=(--file "$ko:/utf8guard/modules/")
 	done < <(find "$mods" -name '*.ko' | sort)
-	for tool in guest_write fs_op fs_stress ovl_stall net_op; do
+	for tool in guest_write fs_op fs_stress ovl_stall holdlock net_op; do
 		files+=(--file "$out/$tool:/utf8guard/tools/")
 	done
 	files+=(--file "$out/tcp_fuzz:/utf8guard/tools/")
@@ -182,6 +183,7 @@ prepare() {
 		--file "$top/tests/fs/fs_overlay_test.sh:/utf8guard/tools/"
 		--file "$top/tests/fs/fs_ocfs2_test.sh:/utf8guard/tools/"
 		--file "$top/tests/fs/fs_bcachefs_test.sh:/utf8guard/tools/"
+		--file "$top/tests/fs/fs_lock_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/nf_hook_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/nf_race_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/tcp_fuzz_test.sh:/utf8guard/tools/"

@@ -1,0 +1,131 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# fs_lock_test.sh MODDIR TOOLDIR - a rename or link judged under lax
+# settings, held on its inode lock while an admin tightens them, in a VM.
+#
+# vfs_rename() and vfs_link() take the lock of the inode that moves or
+# gets the link after their security hook: holdlock keeps that lock (a
+# write from a page userfaultfd keeps missing) while the operation waits
+# on it, the settings change, then the lock goes.  Review round 11's
+# finding 1 (the name was made after the change, unchecked and uncounted)
+# and finding 2 (the same across an unload and a load of utf8guard_fs.ko).
+# For rename and link, from each laxer setting (mode audit, mode off with
+# the probes disarmed, tmpfs outside fs/fstypes, fs/enabled 0) to enforce
+# with tmpfs checked: a bad name refused with EILSEQ, nothing made, the
+# refusal counted once; a good name made.  And the probes on tmpfs's
+# rename and link functions, there from load (after_lock.c).
+set -u
+mods=${1:?module dir}
+tools=${2:?tool dir}
+# shellcheck source=../lib/assert.sh
+. /utf8guard/assert.sh
+# shellcheck source=../vm/vm-lib.sh
+. /utf8guard/vm-lib.sh
+sys=/sys/kernel/utf8guard
+fs=$sys/fs
+fsop=$tools/fs_op
+gw=$tools/guest_write
+hold=$tools/holdlock
+dir=/mnt/lock
+BAD=61ff62			# an invalid byte
+GOOD=676f6f64			# "good"
+
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mkdir -p $dir
+mount -t tmpfs tmpfs $dir
+expect_status "insmod utf8guard.ko" 0 insmod "$mods/utf8guard.ko"
+expect_status "insmod utf8guard_fs.ko" 0 insmod "$mods/utf8guard_fs.ko"
+# No rename or link has been made since load: found by the mounts.
+expect_eq "tmpfs's rename function probed at load" armed \
+	"$(kprobe_state shmem_rename2)"
+expect_eq "tmpfs's link function probed at load" armed \
+	"$(kprobe_state shmem_link)"
+
+# state PID: the one-letter state of a task (D: waiting for the lock).
+state() { sed 's/.*) \([A-Z]\).*/\1/' "/proc/$1/stat" 2>/dev/null; }
+
+# loosen HOW / tighten HOW: from and back to mode enforce, fs/enabled 1,
+# fs/fstypes "*".
+loosen() {
+	case $1 in
+	audit) set_file $sys/mode audit ;;
+	off)
+		set_file $sys/mode off
+		# Past idle.c's second: the probes disarmed.
+		wait_fs_probes "6 disabled 6" >/dev/null
+		;;
+	fstypes) set_file $fs/fstypes ext4 ;;
+	enabled) set_file $fs/enabled 0 ;;
+	reload) set_file $fs/fstypes ext4 ;;
+	esac
+}
+tighten() {
+	case $1 in
+	audit | off) set_file $sys/mode enforce ;;
+	fstypes) set_file $fs/fstypes '*' ;;
+	enabled) set_file $fs/enabled 1 ;;
+	reload)
+		rmmod utf8guard_fs
+		insmod "$mods/utf8guard_fs.ko"
+		set_file $sys/mode enforce
+		;;
+	esac
+}
+
+# held OP HOW NAME: OP (rename or link) of a held file to NAME, judged
+# with the settings loosened as HOW says, made after they are tightened;
+# prints what fs_op printed, and whether NAME exists after.
+n=0
+held() {
+	op=$1
+	how=$2
+	name=$3
+	n=$((n + 1))
+	src=$(hex "src$n")
+	: >"$dir/src$n"
+	loosen "$how"
+	"$hold" "$dir/src$n" >/tmp/hold.out 2>&1 &
+	hpid=$!
+	wait_output held cat /tmp/hold.out >/dev/null
+	"$fsop" "$op" $dir "$src" "$name" >/tmp/op.out 2>&1 &
+	opid=$!
+	k=0
+	while [ "$(state $opid)" != D ] && [ $k -lt 100 ]; do
+		sleep 0.1
+		k=$((k + 1))
+	done
+	waited=$(state $opid)
+	tighten "$how"
+	kill -USR1 $hpid
+	wait $hpid
+	wait $opid
+	made=$("$fsop" stat $dir "$name")
+	echo "$(cat /tmp/op.out) waited:$waited $name:$made"
+	rm -f "$dir/src$n"
+	"$fsop" unlink $dir "$name" >/dev/null
+}
+
+for op in rename link; do
+	for how in audit off fstypes enabled reload; do
+		r0=$(cat $fs/stats/$op/rejected 2>/dev/null || echo 0)
+		[ "$how" != reload ] || r0=0
+		expect_eq "$op held from $how to enforce: bad name refused, not made" \
+			"EILSEQ waited:D $BAD:ENOENT" "$(held $op $how $BAD)"
+		expect_eq "$op held from $how to enforce: the refusal counted once" \
+			$((r0 + 1)) "$(cat $fs/stats/$op/rejected)"
+		expect_eq "$op held from $how to enforce: good name made" \
+			"ok waited:D $GOOD:ok" "$(held $op $how $GOOD)"
+	done
+done
+
+# After the reloads: the probes again there from load, and gone at unload.
+expect_eq "tmpfs's rename function probed after reloads" armed \
+	"$(kprobe_state shmem_rename2)"
+expect_eq "fs/missed" 0 "$(cat $fs/missed)"
+expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
+expect_eq "tmpfs's rename function not probed after unload" absent \
+	"$(kprobe_state shmem_rename2)"
+expect_status "rmmod utf8guard" 0 rmmod utf8guard
+umount $dir
+kmemleak_check
+finish_tests
