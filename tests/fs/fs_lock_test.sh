@@ -13,7 +13,9 @@
 # the probes disarmed, tmpfs outside fs/fstypes, fs/enabled 0) to enforce
 # with tmpfs checked: a bad name refused with EILSEQ, nothing made, the
 # refusal counted once; a good name made.  And the probes on tmpfs's
-# rename and link functions, there from load (after_lock.c).
+# rename and link functions, there from load (after_lock.c); on ext4,
+# mounted after load, there from the first rename.  Needs
+# /utf8guard/ext4.img (vm-suite.sh).
 set -u
 mods=${1:?module dir}
 tools=${2:?tool dir}
@@ -26,13 +28,14 @@ fs=$sys/fs
 fsop=$tools/fs_op
 gw=$tools/guest_write
 hold=$tools/holdlock
-dir=/mnt/lock
+tmpfs=/mnt/lock
+ext4=/mnt/lock-ext4
 BAD=61ff62			# an invalid byte
 GOOD=676f6f64			# "good"
 
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-mkdir -p $dir
-mount -t tmpfs tmpfs $dir
+mkdir -p $tmpfs $ext4
+mount -t tmpfs tmpfs $tmpfs
 expect_status "insmod utf8guard.ko" 0 insmod "$mods/utf8guard.ko"
 expect_status "insmod utf8guard_fs.ko" 0 insmod "$mods/utf8guard_fs.ko"
 # No rename or link has been made since load: found by the mounts.
@@ -72,14 +75,16 @@ tighten() {
 	esac
 }
 
-# held OP HOW NAME: OP (rename or link) of a held file to NAME, judged
+# held OP HOW NAME [DIR]: OP (rename or link) of a held file to NAME, judged
 # with the settings loosened as HOW says, made after they are tightened;
-# prints what fs_op printed, and whether NAME exists after.
+# prints what fs_op printed, and whether NAME exists after; in DIR, or
+# on tmpfs.
 n=0
 held() {
 	op=$1
 	how=$2
 	name=$3
+	dir=${4:-$tmpfs}
 	n=$((n + 1))
 	src=$(hex "src$n")
 	: >"$dir/src$n"
@@ -118,6 +123,30 @@ for op in rename link; do
 	done
 done
 
+# A filesystem mounted after load: its functions are probed from the
+# first rename or link the hook sees there.
+modprobe loop 2>/dev/null
+modprobe ext4 2>/dev/null
+expect_status "mount ext4" 0 mount -o loop /utf8guard/ext4.img $ext4
+expect_eq "ext4's rename function not probed before a rename there" absent \
+	"$(kprobe_state ext4_rename2)"
+: >$ext4/first
+expect_eq "a first rename on ext4" ok \
+	"$("$fsop" rename $ext4 "$(hex first)" "$(hex second)")"
+expect_eq "ext4's rename function probed since" armed \
+	"$(wait_output armed kprobe_state ext4_rename2)"
+expect_eq "ext4's link function probed since" armed \
+	"$(wait_output armed kprobe_state ext4_link)"
+for op in rename link; do
+	r0=$(cat $fs/stats/$op/rejected)
+	expect_eq "$op on ext4 held from audit to enforce: bad name refused, not made" \
+		"EILSEQ waited:D $BAD:ENOENT" "$(held $op audit $BAD $ext4)"
+	expect_eq "$op on ext4 held from audit to enforce: the refusal counted once" \
+		$((r0 + 1)) "$(cat $fs/stats/$op/rejected)"
+done
+rm -f $ext4/second
+umount $ext4
+
 # After the reloads: the probes again there from load, and gone at unload.
 expect_eq "tmpfs's rename function probed after reloads" armed \
 	"$(kprobe_state shmem_rename2)"
@@ -126,6 +155,6 @@ expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
 expect_eq "tmpfs's rename function not probed after unload" absent \
 	"$(kprobe_state shmem_rename2)"
 expect_status "rmmod utf8guard" 0 rmmod utf8guard
-umount $dir
+umount $tmpfs
 kmemleak_check
 finish_tests
