@@ -170,18 +170,46 @@ static bool duplicate(const struct after_lock_slot *slot)
 	return false;
 }
 
-static void register_slot(struct after_lock_slot *slot)
+static int register_disabled(struct after_lock_slot *slot, bool post)
 {
-	int ret;
-
 	memset(&slot->kp, 0, sizeof(slot->kp));
 	slot->kp.addr = (kprobe_opcode_t *)slot->addr;
 	slot->kp.pre_handler = slot->op == FS_OP_RENAME ? pre_fs_rename :
 							  pre_fs_link;
-	slot->kp.post_handler = fs_probe_keep_unoptimized;
-	if (!armed)
-		slot->kp.flags = KPROBE_FLAG_DISABLED;
-	ret = register_kprobe(&slot->kp);
+	if (post)
+		slot->kp.post_handler = fs_probe_keep_unoptimized;
+	slot->kp.flags = KPROBE_FLAG_DISABLED;
+	return register_kprobe(&slot->kp);
+}
+
+/*
+ * An ftrace-based kprobe gets no post_handler: kprobes arms a function's
+ * probes on one of two ftrace_ops, chosen by whether they have one, and
+ * fails to disarm them (a WARN, a panic with panic_on_warn) when a probe
+ * with one joins probes armed without, as overlay.ko's kretprobe on
+ * ovl_link() is (kernel/kprobes.c, arm_kprobe_ftrace()).  Only an int3
+ * kprobe needs one, not to be jump-optimized (probes.c).
+ */
+static int register_probe(struct after_lock_slot *slot)
+{
+	int ret = register_disabled(slot, false);
+
+	if (!ret && !kprobe_ftrace(&slot->kp)) {
+		unregister_kprobe(&slot->kp);
+		ret = register_disabled(slot, true);
+	}
+	if (ret || !armed)
+		return ret;
+	ret = enable_kprobe(&slot->kp);
+	if (ret)
+		unregister_kprobe(&slot->kp);
+	return ret;
+}
+
+static void register_slot(struct after_lock_slot *slot)
+{
+	int ret = register_probe(slot);
+
 	if (ret) {
 		atomic64_inc(&not_probed);
 		pr_err("cannot probe %ps (a filesystem's %s): error %d; a %s waiting for an inode lock across a change of the settings is not judged again\n",
@@ -211,6 +239,40 @@ static void register_slots(struct work_struct *work)
 	}
 	mutex_unlock(&slots_mutex);
 }
+
+/*
+ * A filesystem module going: its functions' probes go with it, and their
+ * slots are free again.  Left registered, they would stay in kprobes'
+ * table, gone, and a probe registered again where the module loads next
+ * (often the same address) would join them.
+ */
+static int module_going(struct notifier_block *nb, unsigned long state,
+			void *data)
+{
+	struct after_lock_slot *slot;
+	struct module *mod = data;
+
+	if (state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&slots_mutex);
+	for (slot = slots; slot < slots + AFTER_LOCK_SLOTS; slot++) {
+		if (!READ_ONCE(slot->addr) || !within_module(slot->addr, mod))
+			continue;
+		if (slot->registered)
+			unregister_kprobe(&slot->kp);
+		WRITE_ONCE(slot->registered, false);
+		slot->kp.addr = NULL;
+		WRITE_ONCE(slot->addr, 0);
+	}
+	mutex_unlock(&slots_mutex);
+	return NOTIFY_DONE;
+}
+
+/* Before kprobes' own notifier (priority 0) marks the probes gone. */
+static struct notifier_block module_notifier = {
+	.notifier_call = module_going,
+	.priority = 1,
+};
 
 /* iterate_supers_type()'s callback: the root directory's functions. */
 static void note_super(struct super_block *sb, void *unused)
@@ -351,11 +413,16 @@ u64 fs_after_lock_missed(void)
 	return sum;
 }
 
-/* At load, once the hook's probes are registered. */
-void fs_after_lock_init(void)
+/* At load, once the hook's probes are registered: 0 or an error. */
+int fs_after_lock_init(void)
 {
+	int ret = register_module_notifier(&module_notifier);
+
+	if (ret)
+		return ret;
 	scan();
 	fs_after_lock_flush();
+	return 0;
 }
 
 /*
@@ -367,6 +434,7 @@ void fs_after_lock_exit(void)
 	static struct kprobe *list[AFTER_LOCK_SLOTS];
 	unsigned int k, n = 0;
 
+	unregister_module_notifier(&module_notifier);
 	cancel_work_sync(&scan_work);
 	cancel_work_sync(&register_work);
 	mutex_lock(&slots_mutex);

@@ -138,7 +138,7 @@ void fs_after_lock_note(const struct inode *dir);
 void fs_after_lock_flush(void);
 int fs_after_lock_set_armed(bool arm);
 u64 fs_after_lock_missed(void);
-void fs_after_lock_init(void);
+int fs_after_lock_init(void);
 void fs_after_lock_exit(void);
 
 /* selftest.c: what a probe makes the canary's operation return */

@@ -431,7 +431,12 @@ int fs_probes_init(void)
 		ret = -EBUSY;
 		goto fail;
 	}
-	fs_after_lock_init();
+	ret = fs_after_lock_init();
+	if (ret) {
+		pr_err("cannot watch for filesystem modules going: error %d; not loading\n",
+		       ret);
+		goto fail;
+	}
 	ret = fs_module_probes_init();
 	if (ret) {
 		pr_err("cannot watch for filesystem modules: error %d; not loading\n",

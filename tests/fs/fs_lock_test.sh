@@ -123,6 +123,15 @@ for op in rename link; do
 	done
 done
 
+# Disarmed with the hook's probes (a second after mode off), armed with
+# them before enforce is in effect.
+set_file $sys/mode off
+expect_eq "mode off: tmpfs's rename function's probe disarmed" disabled \
+	"$(wait_output disabled kprobe_state shmem_rename2 k)"
+set_file $sys/mode enforce
+expect_eq "mode enforce: tmpfs's rename function's probe armed" armed \
+	"$(kprobe_state shmem_rename2 k)"
+
 # A filesystem mounted after load: its functions are probed from the
 # first rename or link the hook sees there.
 modprobe loop 2>/dev/null

@@ -577,7 +577,7 @@ r8_disarmed() {
 	expect_eq "round 8: $1: the hook's probes disarmed" "6 disabled 6" \
 		"$(wait_fs_probes '6 disabled 6')"
 	expect_eq "round 8: $1: overlay.ko's probes armed" "armed armed" \
-		"$(kprobe_state ovl_link) $(kprobe_state ovl_copy_up_start)"
+		"$(kprobe_state ovl_link r) $(kprobe_state ovl_copy_up_start r)"
 }
 set_file $fs/fstypes overlay
 setmode off

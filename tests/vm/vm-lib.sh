@@ -93,10 +93,11 @@ fs_probes() {
 		/sys/kernel/debug/kprobes/list)
 	echo "$(printf '%s\n' "$fp_lines" | grep -c .) disabled $(printf '%s\n' "$fp_lines" | grep -c 'DISABLED')"
 }
-# kprobe_state FUNCTION: FUNCTION's line of debugfs kprobes/list, as
-# "absent", "armed" or "disabled".
+# kprobe_state FUNCTION [KIND]: FUNCTION's lines of debugfs kprobes/list
+# (of KIND only: k a kprobe, r a kretprobe), as "absent", "armed" or
+# "disabled" (any of them disabled).
 kprobe_state() {
-	ks_line=$(grep " $1+0x[0-9a-f]* " /sys/kernel/debug/kprobes/list)
+	ks_line=$(grep " ${2:-[kr]}  $1+0x[0-9a-f]* " /sys/kernel/debug/kprobes/list)
 	case $ks_line in
 	'') echo absent ;;
 	*DISABLED*) echo disabled ;;
