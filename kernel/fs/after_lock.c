@@ -18,14 +18,16 @@
  * moment, and refuses it if they refuse it (counted and logged as any
  * refusal); a name they let through is not counted again.
  *
- * Which functions: each directory's inode operations name them.  At load,
- * and whenever the probes are armed again, every mounted filesystem's
- * root directory is looked at (/proc/filesystems, then each type's
- * superblocks, from a work item); the hook's rename and link probes note
- * the directory's functions of every operation they see, from atomic
- * context, into a fixed table that a work item registers from.  A change of the settings
- * waits for that work first (fs_after_lock_flush(), from idle.c's
- * notifiers), so an operation seen before the change is probed after it.
+ * Which functions: each directory's inode operations name them.  At load
+ * every mounted filesystem's root directory is looked at
+ * (/proc/filesystems, then each type's superblocks, from a work item);
+ * then every filesystem mounted, from a probe on the mount's
+ * security_sb_set_mnt_opts(), armed even in mode off; and the hook's
+ * rename and link probes note the directory of every operation they see.
+ * Noted from atomic context into a fixed table, registered from by a work
+ * item.  A change of the mode or of an fs/ setting waits for that work
+ * first (fs_after_lock_flush(), from idle.c's notifiers), so an operation
+ * seen before the change is probed after it.
  * A full table, or a function that cannot be probed, is counted in
  * fs/missed and logged.
  */
@@ -68,7 +70,7 @@ static DECLARE_WORK(register_work, register_slots);
  *		 unsigned int flags);
  * The caller holds both parents' locks and the inodes': the target's
  * state is stable.  As at security_inode_rename(): only a name that does
- * not exist yet is new.
+ * not exist yet, or a whiteout, is new (fs_rename_makes_name()).
  */
 static int pre_fs_rename(struct kprobe *p, struct pt_regs *regs)
 {
@@ -88,8 +90,8 @@ static int pre_fs_rename(struct kprobe *p, struct pt_regs *regs)
 	return fs_probe_refuse(regs,
 			       fs_recheck_new_name(FS_OP_RENAME, new_dir,
 						   new_dentry,
-						   !(flags & RENAME_EXCHANGE) &&
-						   d_is_negative(new_dentry)));
+						   fs_rename_makes_name(new_dentry,
+									flags)));
 }
 
 /*
@@ -274,6 +276,32 @@ static struct notifier_block module_notifier = {
 	.priority = 1,
 };
 
+/*
+ * int security_sb_set_mnt_opts(struct super_block *sb, ...): vfs_get_tree()
+ * calls it for every filesystem mounted, its root in place.  Noted there
+ * whether the hook's probes are armed or not (mode off), so that a
+ * filesystem mounted meanwhile is probed before names are checked again,
+ * without a scan on arming, which waited on a mount held in progress by
+ * a FUSE server in a user namespace (review round 12).  Never refuses;
+ * always armed: mounts are rare.
+ */
+static int pre_mount(struct kprobe *p, struct pt_regs *regs)
+{
+	struct super_block *sb =
+		(struct super_block *)regs_get_kernel_argument(regs, 0);
+	struct dentry *root = READ_ONCE(sb->s_root);
+
+	if (root && d_really_is_positive(root))
+		fs_after_lock_note(d_inode(root));
+	return 0;
+}
+
+static struct kprobe mount_probe = {
+	.symbol_name = "security_sb_set_mnt_opts",
+	.pre_handler = pre_mount,
+};
+static bool mount_probed;
+
 /* iterate_supers_type()'s callback: the root directory's functions. */
 static void note_super(struct super_block *sb, void *unused)
 {
@@ -373,7 +401,7 @@ void fs_after_lock_flush(void)
 
 /**
  * fs_after_lock_set_armed() - arm or disarm the probes, with probes.c's
- * @arm: true to arm them; then the mounted filesystems are looked at again
+ * @arm: true to arm them, once every function noted is registered
  *
  * Context: process context; may sleep.
  * Return: 0, or the first error of enable_kprobe()/disable_kprobe().
@@ -383,8 +411,6 @@ int fs_after_lock_set_armed(bool arm)
 	struct after_lock_slot *slot;
 	int err, ret = 0;
 
-	if (arm)
-		scan();
 	fs_after_lock_flush();
 	mutex_lock(&slots_mutex);
 	for (slot = slots; slot < slots + AFTER_LOCK_SLOTS; slot++) {
@@ -416,8 +442,12 @@ u64 fs_after_lock_missed(void)
 /* At load, once the hook's probes are registered: 0 or an error. */
 int fs_after_lock_init(void)
 {
-	int ret = register_module_notifier(&module_notifier);
+	int ret = register_kprobe(&mount_probe);
 
+	if (ret)
+		return ret;
+	mount_probed = true;
+	ret = register_module_notifier(&module_notifier);
 	if (ret)
 		return ret;
 	scan();
@@ -434,6 +464,9 @@ void fs_after_lock_exit(void)
 	static struct kprobe *list[AFTER_LOCK_SLOTS];
 	unsigned int k, n = 0;
 
+	if (mount_probed)
+		unregister_kprobe(&mount_probe);
+	mount_probed = false;
 	unregister_module_notifier(&module_notifier);
 	cancel_work_sync(&scan_work);
 	cancel_work_sync(&register_work);

@@ -178,6 +178,53 @@ int fs_check_new_name(enum fs_op op, const struct inode *dir,
 }
 
 /**
+ * fs_recheck_bytes() - judge again a name a filesystem makes after a lock
+ * @op: the operation, for counters and the log line
+ * @type: the filesystem type's name
+ * @bytes: the name (not NUL-terminated)
+ * @len: its length
+ *
+ * For a probe past the lock an operation judged at its entry then waited
+ * for (btrfs.c): in enforce, on a watched filesystem type, the name is
+ * judged under the settings of the moment, and a refusal counted and
+ * logged; a name let through is not counted again.
+ *
+ * Return: -EILSEQ to refuse, otherwise 0.
+ */
+int fs_recheck_bytes(enum fs_op op, const char *type, const u8 *bytes,
+		     size_t len)
+{
+	struct utf8guard_policy policy = utf8guard_policy_get();
+
+	if (policy.mode != UTF8GUARD_MODE_ENFORCE || !fs_enabled() ||
+	    !fs_watches_type(type))
+		return 0;
+	return check_judged(op, &policy, bytes, len);
+}
+
+/**
+ * fs_rename_makes_name() - whether a rename makes a new name
+ * @new_dentry: its target
+ * @flags: its RENAME_* flags
+ *
+ * A target that does not exist, unless it is exchanged (both names
+ * exist); and a whiteout, replaced or exchanged: its name comes back in
+ * an overlay's merged view.  overlayfs makes a name over a whiteout that
+ * way, and with the overlay outside fs/fstypes its upper filesystem's
+ * check is the only one (review round 12).  Any other existing target
+ * keeps its name (how editors save).
+ *
+ * Context: the caller holds the parents' locks: the target is stable.
+ * Return: true if the rename makes a name.
+ */
+bool fs_rename_makes_name(const struct dentry *new_dentry, unsigned int flags)
+{
+	if (d_is_negative(new_dentry))
+		return !(flags & RENAME_EXCHANGE);
+	return IS_WHITEOUT(d_inode(new_dentry));
+}
+
+/**
  * fs_recheck_new_name() - judge again a name made after an inode lock
  * @op: FS_OP_LINK or FS_OP_RENAME
  * @dir: the directory that gets the name

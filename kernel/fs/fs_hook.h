@@ -73,6 +73,9 @@ int fs_check_bytes(enum fs_op op, const struct utf8guard_policy *policy,
 int fs_check_new_name(enum fs_op op, const struct inode *dir,
 		      const struct dentry *dentry, bool makes_name,
 		      const char *target);
+int fs_recheck_bytes(enum fs_op op, const char *type, const u8 *bytes,
+		     size_t len);
+bool fs_rename_makes_name(const struct dentry *new_dentry, unsigned int flags);
 int fs_recheck_new_name(enum fs_op op, const struct inode *dir,
 			const struct dentry *dentry, bool makes_name);
 
@@ -162,6 +165,7 @@ u64 fs_module_probes_missed(void);
 
 /* btrfs.c, bcachefs.c, ocfs2.c: the probe handlers */
 int fs_btrfs_mksubvol(struct kprobe *p, struct pt_regs *regs);
+int fs_btrfs_collision(struct kprobe *p, struct pt_regs *regs);
 int fs_bcachefs_subvolume(struct kprobe *p, struct pt_regs *regs);
 int fs_ocfs2_reflink(struct kprobe *p, struct pt_regs *regs);
 

@@ -81,6 +81,9 @@ struct probed_module {
 
 static struct module_probe btrfs_probes[] = {
 	{ .symbol = "btrfs:btrfs_mksubvol", .pre_handler = fs_btrfs_mksubvol },
+	/* Past btrfs_mksubvol()'s lock: judged again (btrfs.c). */
+	{ .symbol = "btrfs:btrfs_check_dir_item_collision",
+	  .pre_handler = fs_btrfs_collision },
 };
 
 static struct module_probe bcachefs_probes[] = {

@@ -33,12 +33,15 @@
 
 /*
  * Where a creds-overriding service other than overlayfs creates a name:
- * io_uring's create opcodes (io_openat() may be folded into io_openat2()),
+ * io_uring's create opcodes (io_openat() may be folded into io_openat2();
+ * io_bind() from 6.11), and io_issue_sqe(), which every opcode passes,
+ * for those to come (review round 12: IORING_OP_BIND was not listed);
  * do_coredump() (vfs_coredump() in later kernels).
  */
 static const char *const other_overriders[] = {
 	"io_openat", "io_openat2", "io_mkdirat", "io_symlinkat",
-	"io_linkat", "io_renameat", "do_coredump", "vfs_coredump",
+	"io_linkat", "io_renameat", "io_bind", "io_issue_sqe",
+	"do_coredump", "vfs_coredump",
 };
 
 /* Probe handlers run with preemption off: a buffer per CPU is theirs. */

@@ -140,9 +140,9 @@ static int pre_link(struct kprobe *p, struct pt_regs *regs)
  * int security_inode_rename(struct inode *old_dir, struct dentry *old_dentry,
  *			     struct inode *new_dir, struct dentry *new_dentry,
  *			     unsigned int flags);
- * Only a target name that does not exist yet is new: RENAME_EXCHANGE and
- * renaming onto an existing name (how editors save) create no name.  The
- * caller holds lock_rename(), so the target's state is stable.
+ * Only a target name that does not exist yet, or a whiteout, is new
+ * (fs_rename_makes_name()).  The caller holds lock_rename(), so the
+ * target's state is stable.
  */
 static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 {
@@ -163,8 +163,8 @@ static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	fs_after_lock_note(old_dir);
 	return fs_probe_refuse(regs, fs_check_new_name(FS_OP_RENAME, new_dir,
-				new_dentry, !(flags & RENAME_EXCHANGE) &&
-				d_is_negative(new_dentry), NULL));
+				new_dentry,
+				fs_rename_makes_name(new_dentry, flags), NULL));
 }
 
 #define PROBE(sym, handler) {					\

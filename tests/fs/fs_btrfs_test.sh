@@ -124,6 +124,72 @@ expect_eq "enforce: btrfs probe armed" armed "$(probe_state)"
 mount_btrfs "probe armed again"
 expect_eq "armed again: refuses" EILSEQ "$("$fsop" subvol $mnt/root c0ae2e)"
 expect_eq "armed again: good name" ok "$("$fsop" subvol $mnt/root 6f6b)"
+
+# A subvolume or snapshot ioctl judged under laxer settings, then held on
+# its parent directory's lock (taken by a rename out of it, itself held
+# on its file's lock by holdlock) while they are tightened: judged again
+# past the lock, refused (review round 12, finding 3).
+state() { sed 's/.*) \([A-Z]\).*/\1/' "/proc/$1/stat" 2>/dev/null; }
+wait_d() {
+	wd_n=0
+	while [ "$(state "$1")" != D ] && [ $wd_n -lt 100 ]; do
+		sleep 0.1
+		wd_n=$((wd_n + 1))
+	done
+	state "$1"
+}
+# held_subvol HOW OP NAME: OP (subvol, snapshot...) of NAME judged in
+# mode HOW, made after enforce; prints what fs_op printed, whether it
+# waited (D), and whether NAME exists after.
+held_subvol() {
+	hs_d=$mnt/root/held-$1-$2-$3
+	mkdir $hs_d
+	"$fsop" subvol $hs_d 737263 >/dev/null
+	: >$hs_d/f
+	setmode "$1"
+	[ "$1" != off ] || wait_fs_probes "6 disabled 6" >/dev/null
+	"$tools/holdlock" $hs_d/f >/tmp/hold.out 2>&1 &
+	hs_h=$!
+	wait_output held cat /tmp/hold.out >/dev/null
+	# The ioctl's directory opened first (btrfs's open takes its lock),
+	# then locked by the rename, then the ioctl.
+	case $2 in
+	snapshot*) "$fsop" --ioctl-pause 1500 "$2" $hs_d 737263 "$3" \
+		>/tmp/subvol.out 2>&1 & ;;
+	*) "$fsop" --ioctl-pause 1500 "$2" $hs_d "$3" >/tmp/subvol.out 2>&1 & ;;
+	esac
+	hs_s=$!
+	sleep 0.5
+	"$fsop" rename $hs_d 66 67 >/dev/null &
+	hs_r=$!
+	hs_rw=$(wait_d $hs_r)
+	hs_sw=$(wait_d $hs_s)
+	hs_wchan=$(cat /proc/$hs_s/wchan 2>/dev/null)
+	setmode enforce
+	kill -USR1 $hs_h
+	wait $hs_h
+	wait $hs_r
+	wait $hs_s
+	echo "$(cat /tmp/subvol.out) waited:$hs_rw$hs_sw ${hs_wchan%%.*} $("$fsop" stat $hs_d "$3")"
+}
+# Where the ioctl waits: in btrfs_mksubvol(), on the directory's lock
+# (its wait channel), past its first probe.
+want_wchan=btrfs_mksubvol
+for how in audit off; do
+	for op in subvol subvol-v2 snapshot snapshot-v2; do
+		# (A snapshot may wait before btrfs_mksubvol(), where it is
+		# judged as a snapshot; past the lock, as a subvolume.)
+		r0=$(($(count subvol rejected) + $(count snapshot rejected)))
+		expect_eq "$op held on its directory's lock from $how to enforce: refused, not made" \
+			"EILSEQ waited:DD $want_wchan ENOENT" \
+			"$(held_subvol $how $op 61ff62)"
+		expect_eq "$op held from $how to enforce: the refusal counted once" \
+			$((r0 + 1)) \
+			"$(($(count subvol rejected) + $(count snapshot rejected)))"
+	done
+	expect_eq "subvol held from $how to enforce: a good name made" \
+		"ok waited:DD $want_wchan ok" "$(held_subvol $how subvol 676f6f64)"
+done
 expect_eq "fs/unhooked at the end" 0 "$(cat $fs/unhooked)"
 
 # utf8guard_fs.ko unloaded: its probe goes; btrfs goes on working.

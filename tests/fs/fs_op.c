@@ -202,6 +202,13 @@ static int op_rename_exchange(char **name)
  * btrfs subvolumes and snapshots, by ioctl on DIR (".", the parent): the
  * new name in the ioctl's arguments, a snapshot's source by its fd.
  */
+/*
+ * --ioctl-pause MS: MS milliseconds between opening DIR and a btrfs
+ * ioctl, for a test to lock DIR meanwhile (btrfs's open of a directory
+ * takes its lock on 6.1: btrfs_get_dir_last_index()).
+ */
+static unsigned long ioctl_pause_ms;
+
 static int btrfs_create(unsigned long request, int v2, const char *source,
 			const char *new_name)
 {
@@ -227,6 +234,8 @@ static int btrfs_create(unsigned long request, int v2, const char *source,
 		args.fd = src;
 		args2.fd = src;
 	}
+	if (ioctl_pause_ms)
+		usleep(ioctl_pause_ms * 1000);
 	if (ioctl(dir, request, v2 ? (void *)&args2 : (void *)&args) < 0)
 		err = errno;
 	if (src >= 0)
@@ -473,6 +482,30 @@ static int op_uring_mkdir(char **name)
 	return uring_result(&sqe);
 }
 
+/* IORING_OP_BIND, from 6.11: not in Debian 12's uapi headers. */
+#define FS_OP_IORING_OP_BIND 56
+
+static int op_uring_bind(char **name)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	struct io_uring_sqe sqe = {
+		.opcode = FS_OP_IORING_OP_BIND,
+		.addr = (uintptr_t)&addr,
+		.addr2 = sizeof(addr),
+	};
+	int err;
+
+	if (strlen(name[0]) >= sizeof(addr.sun_path))
+		return ENAMETOOLONG;
+	strcpy(addr.sun_path, name[0]);
+	sqe.fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (sqe.fd < 0)
+		return errno;
+	err = uring_result(&sqe);
+	close(sqe.fd);
+	return err;
+}
+
 static int op_uring_symlink(char **name)
 {
 	struct io_uring_sqe sqe = {
@@ -587,6 +620,8 @@ static const struct operation {
 	  "HEX  io_uring IORING_OP_OPENAT, O_CREAT|O_EXCL" },
 	{ "uring-mkdir", op_uring_mkdir, 1, { HEX }, 0,
 	  "HEX  io_uring IORING_OP_MKDIRAT" },
+	{ "uring-bind", op_uring_bind, 1, { HEX }, 0,
+	  "HEX  io_uring IORING_OP_BIND of an AF_UNIX socket (6.11+)" },
 	{ "uring-symlink", op_uring_symlink, 2, { HEX, HEX }, 0,
 	  "HEX TARGETHEX  io_uring IORING_OP_SYMLINKAT" },
 	{ "uring-link", op_uring_link, 2, { HEX, HEX }, 0,
@@ -628,7 +663,7 @@ static void usage(const char *why)
 
 	if (why)
 		fprintf(stderr, "fs_op: %s\n", why);
-	fprintf(stderr, "usage: fs_op [--as-uid UID] [--uring-personality] OPERATION DIR [ARG...] [-- OPERATION DIR [ARG...]]...\n");
+	fprintf(stderr, "usage: fs_op [--as-uid UID] [--uring-personality] [--ioctl-pause MS] OPERATION DIR [ARG...] [-- OPERATION DIR [ARG...]]...\n");
 	for (k = 0; k < ARRAY_SIZE(operations); k++)
 		fprintf(stderr, "  fs_op %-16s DIR %s\n", operations[k].name,
 			operations[k].help);
@@ -720,6 +755,11 @@ int main(int argc, char **argv)
 		uring_personality = 1;
 		argv++;
 		argc--;
+	}
+	if (argc > 2 && !strcmp(argv[1], "--ioctl-pause")) {
+		ioctl_pause_ms = strtoul(argv[2], NULL, 10);
+		argv += 2;
+		argc -= 2;
 	}
 	/* OP DIR ARG... [-- OP DIR ARG...]...: one process, in order. */
 	for (first = k = 1; k <= argc && !status; k++) {

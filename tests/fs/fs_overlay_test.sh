@@ -706,6 +706,13 @@ expect_eq "round 10: io_uring personalities in a user namespace, outside fs/fsty
 		uring-create $b/r10 61ff67 -- uring-symlink $b/r10 61ff68 62ff -- \
 		uring-link $b/r10 61ff67 61ff69 -- uring-rename $b/r10 61ff69 61ff6a |
 		tr '\n' ' ')"
+# Round 12: IORING_OP_BIND (6.11+) makes a socket's name too.
+if [ "$("$fsop" uring-bind $b/r10 6f6b)" = ok ]; then
+	expect_eq "round 12: io_uring bind with a personality in a user namespace, outside fs/fstypes" \
+		ok "$(unshare -Ur "$fsop" --uring-personality uring-bind $b/r10 61ff6b)"
+else
+	echo "# note: no IORING_OP_BIND in this kernel (6.11+)"
+fi
 expect_eq "round 10: ... through the namespace's overlay: refused" \
 	"EILSEQ EILSEQ " \
 	"$(r8_ns --uring-personality uring-mkdir $b/r8-merged 62ff66 -- \
@@ -732,6 +739,40 @@ else
 fi
 rm -rf $b/r10
 set_file $sys/policy "strict path-tricks"
+
+# Round 12: with the overlay outside fs/fstypes its names are checked on
+# its upper layer's filesystem, also a name made over a whiteout (a
+# deleted legacy name made anew): overlayfs exchanges a temporary name
+# with the whiteout, or renames onto it.
+r12=$b/r12
+mkdir -p $r12/lower $r12/upper $r12/work $r12/merged
+set_file $fs/fstypes ext4	# the lower layer's legacy names, from before
+for n in 6c31ff 6c32ff 6c33ff 6c35ff 6f6b; do
+	"$fsop" create $r12/lower $n >/dev/null
+done
+chown -R 1000:1000 $r12/lower
+chmod 1777 $r12/lower $r12/upper
+set_file $fs/fstypes tmpfs
+expect_status "round 12: mount overlay" 0 mount -t overlay overlay \
+	-o lowerdir=$r12/lower,upperdir=$r12/upper,workdir=$r12/work $r12/merged
+chmod 1777 $r12/merged
+expect_eq "round 12: overlay outside fs/fstypes: a deleted legacy name made anew over its whiteout: refused" \
+	"ok EILSEQ ok EILSEQ ok EILSEQ ok ok EILSEQ " \
+	"$("$fsop" --as-uid 1000 unlink $r12/merged 6c31ff -- \
+		create $r12/merged 6c31ff -- unlink $r12/merged 6c32ff -- \
+		mkdir $r12/merged 6c32ff -- unlink $r12/merged 6c33ff -- \
+		rename $r12/merged 6f6b 6c33ff -- create $r12/merged 6e6577 -- \
+		unlink $r12/merged 6c35ff -- link $r12/merged 6e6577 6c35ff |
+		tr '\n' ' ')"
+expect_eq "round 12: ... none in the merged view" \
+	"ENOENT ENOENT ENOENT ENOENT " \
+	"$("$fsop" stat $r12/merged 6c31ff -- stat $r12/merged 6c32ff -- \
+		stat $r12/merged 6c33ff -- stat $r12/merged 6c35ff | tr '\n' ' ')"
+expect_eq "round 12: ... a good name over a whiteout: made" "ok ok ok " \
+	"$("$fsop" --as-uid 1000 unlink $r12/merged 6e6577 -- \
+		create $r12/merged 6e6577 -- stat $r12/merged 6e6577 | tr '\n' ' ')"
+umount $r12/merged
+rm -rf $r12
 set_file $fs/fstypes '*'
 echo "$break_time" >/proc/sys/fs/lease-break-time
 rm -rf $b/r8-lower $b/r8-upper $b/r8-work $b/r8-merged
