@@ -114,11 +114,14 @@ typedef int (*fs_check_fn)(enum fs_op op,
  * fs_check_bytes() if @wanted (this filesystem, this mode, a name that
  * does not exist), NULL to let it through; but as overlay.c says for the
  * names overlayfs makes on a task's behalf: its own pass, the user's are
- * checked as on the overlay.
+ * checked as on the overlay.  @recheck: judged again after a lock
+ * (fs_recheck_new_name()), where a stack that tells nothing is not
+ * taken for overlayfs's.
  */
 static fs_check_fn new_name_check(enum fs_op op,
 				  const struct utf8guard_policy *policy,
-				  bool wanted, const struct dentry *dentry)
+				  bool wanted, const struct dentry *dentry,
+				  bool recheck)
 {
 	switch (fs_overlay_internal(dentry, op, policy)) {
 	case FS_OVERLAY_OWN:
@@ -129,7 +132,8 @@ static fs_check_fn new_name_check(enum fs_op op,
 		return fs_check_bytes;
 	case FS_OVERLAY_USER_NS:
 		/* Checked here anyway, or else only if overlayfs makes it. */
-		return wanted || fs_overlay_on_stack() ? fs_check_bytes : NULL;
+		return wanted || fs_overlay_on_stack(!recheck) ?
+		       fs_check_bytes : NULL;
 	default:
 		return wanted ? fs_check_bytes : NULL;
 	}
@@ -167,7 +171,8 @@ int fs_check_new_name(enum fs_op op, const struct inode *dir,
 	if (dir->i_sb->s_magic == OVERLAYFS_SUPER_MAGIC)
 		fs_overlay_seen_record(dentry, &policy, wanted);
 	/* A temporary name's target, made over a whiteout, is the user's. */
-	check = new_name_check(op, &policy, wanted && makes_name, dentry);
+	check = new_name_check(op, &policy, wanted && makes_name, dentry,
+			       false);
 	if (!check)
 		return 0;
 	verdict = check(op, &policy, dentry->d_name.name, dentry->d_name.len);
@@ -247,7 +252,7 @@ int fs_recheck_new_name(enum fs_op op, const struct inode *dir,
 	bool wanted = fs_check_wanted(dir->i_sb, &policy);
 
 	if (policy.mode != UTF8GUARD_MODE_ENFORCE ||
-	    !new_name_check(op, &policy, wanted && makes_name, dentry))
+	    !new_name_check(op, &policy, wanted && makes_name, dentry, true))
 		return 0;
 	return check_judged(op, &policy, dentry->d_name.name,
 			    dentry->d_name.len);

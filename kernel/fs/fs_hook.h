@@ -212,7 +212,7 @@ void fs_overlay_seen_forget(void);
 void fs_overlay_init(void);
 u64 fs_overlay_missed(void);
 /* overlay_stack.c: is the current task's name overlayfs's to make? */
-bool fs_overlay_on_stack(void);
+bool fs_overlay_on_stack(bool untold);
 
 /* idle.c */
 int fs_idle_init(void);

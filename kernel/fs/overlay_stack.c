@@ -77,15 +77,21 @@ static bool is_overlayfs(const char *symbol)
 
 /**
  * fs_overlay_on_stack() - does overlayfs make the current task's new name?
+ * @untold: the answer when the stack tells neither
+ *
+ * The hooks fail closed (@untold true).  The probes on a filesystem's own
+ * functions (after_lock.c) pass false: the hook judged the operation from
+ * its stack already, and an int3 kprobe at a function's first byte can
+ * leave the unwinder stuck there (the debug kernel: shmem_rename2+0x1).
  *
  * Context: probe handler, preemption disabled (process context: the
  * hooks on name creation).
  *
- * Return: false only if the stack shows io_uring's create opcodes or a
- * core dump with no overlayfs code between it and the hook; true
- * otherwise, also when the stack cannot tell.
+ * Return: false if the stack shows io_uring's create opcodes or a core
+ * dump with no overlayfs code between it and the hook; true if it shows
+ * overlayfs code first; @untold when it shows neither.
  */
-bool fs_overlay_on_stack(void)
+bool fs_overlay_on_stack(bool untold)
 {
 	struct stack_walk *walk = this_cpu_ptr(&stack_walks);
 	unsigned int count, k;
@@ -99,5 +105,5 @@ bool fs_overlay_on_stack(void)
 		if (is_other_overrider(walk->symbol))
 			return false;
 	}
-	return true;
+	return untold;
 }
