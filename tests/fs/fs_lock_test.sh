@@ -13,9 +13,9 @@
 # the probes disarmed, tmpfs outside fs/fstypes, fs/enabled 0) to enforce
 # with tmpfs checked: a bad name refused with EILSEQ, nothing made, the
 # refusal counted once; a good name made.  And the probes on tmpfs's
-# rename and link functions, there from load (after_lock.c); on ext4,
+# rename and link functions, there from load (after_lock.c); on btrfs,
 # mounted after load in mode off, there from its mount.  Needs
-# /utf8guard/ext4.img (vm-suite.sh).
+# /utf8guard/btrfs.img (vm-suite.sh).
 set -u
 mods=${1:?module dir}
 tools=${2:?tool dir}
@@ -29,12 +29,12 @@ fsop=$tools/fs_op
 gw=$tools/guest_write
 hold=$tools/holdlock
 tmpfs=/mnt/lock
-ext4=/mnt/lock-ext4
+btrfs=/mnt/lock-btrfs
 BAD=61ff62			# an invalid byte
 GOOD=676f6f64			# "good"
 
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-mkdir -p $tmpfs $ext4
+mkdir -p $tmpfs $btrfs
 mount -t tmpfs tmpfs $tmpfs
 expect_status "insmod utf8guard.ko" 0 insmod "$mods/utf8guard.ko"
 expect_status "insmod utf8guard_fs.ko" 0 insmod "$mods/utf8guard_fs.ko"
@@ -135,26 +135,28 @@ expect_eq "mode enforce: tmpfs's rename function's probe armed" armed \
 # A filesystem mounted after load, while the probes are disarmed (mode
 # off): its functions are probed from its mount, so a rename or link held
 # there from off to enforce is refused (review round 12: a scan of the
-# mounts on arming waited on a mount held in progress).
+# mounts on arming waited on a mount held in progress).  btrfs: no other
+# suite leaves it mounted.
 modprobe loop 2>/dev/null
-modprobe ext4 2>/dev/null
+modprobe btrfs 2>/dev/null
 set_file $sys/mode off
 wait_fs_probes "6 disabled 6" >/dev/null
-expect_eq "ext4's rename function not probed before its mount" absent \
-	"$(kprobe_state ext4_rename2)"
-expect_status "mount ext4 in mode off" 0 mount -o loop /utf8guard/ext4.img $ext4
-expect_eq "ext4's rename function probed from its mount, disarmed" disabled \
-	"$(wait_output disabled kprobe_state ext4_rename2 k)"
-expect_eq "ext4's link function probed from its mount, disarmed" disabled \
-	"$(wait_output disabled kprobe_state ext4_link k)"
+expect_eq "btrfs's rename function not probed before its mount" absent \
+	"$(kprobe_state btrfs_rename2)"
+expect_status "mount btrfs in mode off" 0 \
+	mount -t btrfs -o loop /utf8guard/btrfs.img $btrfs
+expect_eq "btrfs's rename function probed from its mount, disarmed" disabled \
+	"$(wait_output disabled kprobe_state btrfs_rename2 k)"
+expect_eq "btrfs's link function probed from its mount, disarmed" disabled \
+	"$(wait_output disabled kprobe_state btrfs_link k)"
 for op in rename link; do
 	r0=$(cat $fs/stats/$op/rejected)
-	expect_eq "$op on ext4 mounted in mode off, held to enforce: bad name refused, not made" \
-		"EILSEQ waited:D $BAD:ENOENT" "$(held $op off $BAD $ext4)"
-	expect_eq "$op on ext4 mounted in mode off, held to enforce: the refusal counted once" \
+	expect_eq "$op on btrfs mounted in mode off, held to enforce: bad name refused, not made" \
+		"EILSEQ waited:D $BAD:ENOENT" "$(held $op off $BAD $btrfs)"
+	expect_eq "$op on btrfs mounted in mode off, held to enforce: the refusal counted once" \
 		$((r0 + 1)) "$(cat $fs/stats/$op/rejected)"
 done
-umount $ext4
+umount $btrfs
 
 # After the reloads: the probes again there from load, and gone at unload.
 expect_eq "tmpfs's rename function probed after reloads" armed \
