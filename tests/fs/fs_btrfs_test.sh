@@ -173,8 +173,12 @@ held_subvol() {
 	echo "$(cat /tmp/subvol.out) waited:$hs_rw$hs_sw ${hs_wchan%%.*} $("$fsop" stat $hs_d "$3")"
 }
 # Where the ioctl waits: in btrfs_mksubvol(), on the directory's lock
-# (its wait channel), past its first probe.
+# (its wait channel), past its first probe.  PREEMPT_RT's rw_semaphore
+# is an rtmutex: the wait channel names its scheduling there.
 want_wchan=btrfs_mksubvol
+case $(uname -v) in
+*PREEMPT_RT*) want_wchan=rt_mutex_schedule ;;
+esac
 for how in audit off; do
 	for op in subvol subvol-v2 snapshot snapshot-v2; do
 		# (A snapshot may wait before btrfs_mksubvol(), where it is
