@@ -358,11 +358,11 @@ fail:
 }
 
 /*
- * The mounted filesystems are looked at from a work item: reading
- * /proc/filesystems takes a seq_file's lock, which a sysfs write (where
- * the probes are armed, under the kernfs file's mutex and the module's
- * mutexes) must not be seen to take (lockdep: a seq_file read of a sysfs
- * file takes them the other way round, on another file).
+ * The mounted filesystems are looked at once, at load, from a work item
+ * the load waits for at most SCAN_WAIT: a mount held in progress (a FUSE
+ * server) holds its superblock's s_umount, which iterate_supers_type()
+ * waits for; the load goes on without it, counted in fs/missed, and that
+ * filesystem is noted at its mount's end (pre_mount()).
  */
 static void scan_mounted(struct work_struct *work);
 static DECLARE_WORK(scan_work, scan_mounted);
@@ -375,7 +375,7 @@ static void scan_mounted(struct work_struct *work)
 	complete(&scan_done);
 }
 
-/* Serialised by the callers (load, then health_mutex). */
+/* At load only. */
 static void scan(void)
 {
 	reinit_completion(&scan_done);

@@ -129,15 +129,6 @@ expect_eq "armed again: good name" ok "$("$fsop" subvol $mnt/root 6f6b)"
 # its parent directory's lock (taken by a rename out of it, itself held
 # on its file's lock by holdlock) while they are tightened: judged again
 # past the lock, refused (review round 12, finding 3).
-state() { sed 's/.*) \([A-Z]\).*/\1/' "/proc/$1/stat" 2>/dev/null; }
-wait_d() {
-	wd_n=0
-	while [ "$(state "$1")" != D ] && [ $wd_n -lt 100 ]; do
-		sleep 0.1
-		wd_n=$((wd_n + 1))
-	done
-	state "$1"
-}
 # held_subvol HOW OP NAME: OP (subvol, snapshot...) of NAME judged in
 # mode HOW, made after enforce; prints what fs_op printed, whether it
 # waited (D), and whether NAME exists after.
@@ -162,8 +153,8 @@ held_subvol() {
 	sleep 0.5
 	"$fsop" rename $hs_d 66 67 >/dev/null &
 	hs_r=$!
-	hs_rw=$(wait_d $hs_r)
-	hs_sw=$(wait_d $hs_s)
+	hs_rw=$(wait_blocked $hs_r)
+	hs_sw=$(wait_blocked $hs_s)
 	hs_wchan=$(cat /proc/$hs_s/wchan 2>/dev/null)
 	setmode enforce
 	kill -USR1 $hs_h

@@ -44,9 +44,6 @@ expect_eq "tmpfs's rename function probed at load" armed \
 expect_eq "tmpfs's link function probed at load" armed \
 	"$(kprobe_state shmem_link)"
 
-# state PID: the one-letter state of a task (D: waiting for the lock).
-state() { sed 's/.*) \([A-Z]\).*/\1/' "/proc/$1/stat" 2>/dev/null; }
-
 # loosen HOW / tighten HOW: from and back to mode enforce, fs/enabled 1,
 # fs/fstypes "*".
 loosen() {
@@ -94,12 +91,7 @@ held() {
 	wait_output held cat /tmp/hold.out >/dev/null
 	"$fsop" "$op" $dir "$src" "$name" >/tmp/op.out 2>&1 &
 	opid=$!
-	k=0
-	while [ "$(state $opid)" != D ] && [ $k -lt 100 ]; do
-		sleep 0.1
-		k=$((k + 1))
-	done
-	waited=$(state $opid)
+	waited=$(wait_blocked $opid)
 	tighten "$how"
 	kill -USR1 $hpid
 	wait $hpid

@@ -104,6 +104,18 @@ kprobe_state() {
 	*) echo armed ;;
 	esac
 }
+# task_state PID: the one-letter state of a task (D: waiting on a lock).
+task_state() { sed 's/.*) \([A-Z]\).*/\1/' "/proc/$1/stat" 2>/dev/null; }
+# wait_blocked PID: up to 10 s for the task to wait uninterruptibly (D);
+# prints its state then.
+wait_blocked() {
+	wb_n=0
+	while [ "$(task_state "$1")" != D ] && [ $wb_n -lt 100 ]; do
+		sleep 0.1
+		wb_n=$((wb_n + 1))
+	done
+	task_state "$1"
+}
 # listing DIR: the entries of DIR as hex, one line (the test sets $fsop).
 listing() { "$fsop" readdir "$1" | tr '\n' ' '; }
 # wait_output WANT CMD...: up to 20 s for CMD to print WANT; prints what
