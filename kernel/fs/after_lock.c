@@ -34,6 +34,7 @@
 #include <linux/completion.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
+#include <linux/irq_work.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -50,6 +51,7 @@
 struct after_lock_slot {
 	unsigned long addr;	/* claimed with cmpxchg(); 0: free */
 	enum fs_op op;		/* FS_OP_RENAME or FS_OP_LINK */
+	bool noted;		/* addr and op whole: registrable */
 	bool registered;	/* under slots_mutex */
 	struct kprobe kp;
 };
@@ -62,6 +64,18 @@ static bool armed = true;
 static atomic64_t not_probed = ATOMIC64_INIT(0);
 static void register_slots(struct work_struct *work);
 static DECLARE_WORK(register_work, register_slots);
+
+/*
+ * A note comes from a probe handler, which lockdep and the kernel treat
+ * as NMI (an int3 kprobe): no workqueue locks there, but an irq_work,
+ * which queues the registration from interrupt context.
+ */
+static void queue_register(struct irq_work *work)
+{
+	queue_work(system_wq, &register_work);
+}
+
+static struct irq_work register_irq_work = IRQ_WORK_INIT(queue_register);
 
 /*
  * int (*rename)(struct mnt_idmap * or struct user_namespace *,
@@ -122,6 +136,14 @@ static bool slot_holds(struct after_lock_slot *slot, unsigned long addr)
 	return !(smp_load_acquire(&slot->registered) && kprobe_gone(&slot->kp));
 }
 
+/*
+ * Nothing, but a test build (tests/fs/kmod/slownote_after_lock.c) waits
+ * there, to show that the registration never takes a half-written slot.
+ */
+#ifndef AFTER_LOCK_NOTE_PAUSE
+#define AFTER_LOCK_NOTE_PAUSE()
+#endif
+
 static void note(unsigned long addr, enum fs_op op)
 {
 	unsigned int k;
@@ -132,8 +154,16 @@ static void note(unsigned long addr, enum fs_op op)
 	for (k = 0; k < AFTER_LOCK_SLOTS; k++) {
 		if (READ_ONCE(slots[k].addr) || cmpxchg(&slots[k].addr, 0, addr))
 			continue;
+		/*
+		 * The registration runs meanwhile, perhaps: it takes only a
+		 * slot whose op is written (review round 13: a ->rename
+		 * given pre_fs_link oopsed).
+		 */
+		AFTER_LOCK_NOTE_PAUSE();
 		slots[k].op = op;
-		queue_work(system_wq, &register_work);
+		/* Pairs with the acquire in register_slots(). */
+		smp_store_release(&slots[k].noted, true);
+		irq_work_queue(&register_irq_work);
 		return;
 	}
 	atomic64_inc(&not_probed);
@@ -229,8 +259,11 @@ static void register_slots(struct work_struct *work)
 
 	mutex_lock(&slots_mutex);
 	for (slot = slots; slot < slots + AFTER_LOCK_SLOTS; slot++) {
-		/* A slot whose registration failed keeps its address. */
-		if (!READ_ONCE(slot->addr) || slot->registered ||
+		/*
+		 * A slot whose registration failed keeps its address.  The
+		 * acquire pairs with note()'s release: op is written.
+		 */
+		if (!smp_load_acquire(&slot->noted) || slot->registered ||
 		    slot->kp.addr)
 			continue;
 		if (duplicate(slot)) {
@@ -264,7 +297,9 @@ static int module_going(struct notifier_block *nb, unsigned long state,
 			unregister_kprobe(&slot->kp);
 		WRITE_ONCE(slot->registered, false);
 		slot->kp.addr = NULL;
-		WRITE_ONCE(slot->addr, 0);
+		WRITE_ONCE(slot->noted, false);
+		/* Free for a claim only once the rest is cleared. */
+		smp_store_release(&slot->addr, 0);
 	}
 	mutex_unlock(&slots_mutex);
 	return NOTIFY_DONE;
@@ -396,6 +431,7 @@ static void scan(void)
  */
 void fs_after_lock_flush(void)
 {
+	irq_work_sync(&register_irq_work);
 	flush_work(&register_work);
 }
 
@@ -426,6 +462,28 @@ int fs_after_lock_set_armed(bool arm)
 	return ret;
 }
 
+/**
+ * fs_after_lock_rearm() - disable and enable again every probe armed now
+ *
+ * For probes.c's rearm(): a probe enabled while kprobes were off as a
+ * whole stays disabled when they are back.
+ *
+ * Context: process context; may sleep.
+ */
+void fs_after_lock_rearm(void)
+{
+	struct after_lock_slot *slot;
+
+	mutex_lock(&slots_mutex);
+	for (slot = slots; armed && slot < slots + AFTER_LOCK_SLOTS; slot++) {
+		if (!slot->registered || kprobe_gone(&slot->kp))
+			continue;
+		disable_kprobe(&slot->kp);
+		enable_kprobe(&slot->kp);
+	}
+	mutex_unlock(&slots_mutex);
+}
+
 /* Hits the kernel skipped, and functions not probed. */
 u64 fs_after_lock_missed(void)
 {
@@ -439,17 +497,23 @@ u64 fs_after_lock_missed(void)
 	return sum;
 }
 
-/* At load, once the hook's probes are registered: 0 or an error. */
+/*
+ * At load, before the hook's probes are registered: they note functions
+ * from then on, and a filesystem module going must free its slots from
+ * the first (review round 13: a slot noted before the module notifier
+ * was left to a module gone).  0 or an error; fs_after_lock_exit() either
+ * way.
+ */
 int fs_after_lock_init(void)
 {
-	int ret = register_kprobe(&mount_probe);
+	int ret = register_module_notifier(&module_notifier);
 
 	if (ret)
 		return ret;
-	mount_probed = true;
-	ret = register_module_notifier(&module_notifier);
+	ret = register_kprobe(&mount_probe);
 	if (ret)
 		return ret;
+	mount_probed = true;
 	scan();
 	fs_after_lock_flush();
 	return 0;
@@ -467,9 +531,10 @@ void fs_after_lock_exit(void)
 	if (mount_probed)
 		unregister_kprobe(&mount_probe);
 	mount_probed = false;
-	unregister_module_notifier(&module_notifier);
 	cancel_work_sync(&scan_work);
+	irq_work_sync(&register_irq_work);
 	cancel_work_sync(&register_work);
+	unregister_module_notifier(&module_notifier);
 	mutex_lock(&slots_mutex);
 	for (k = 0; k < AFTER_LOCK_SLOTS; k++)
 		if (slots[k].registered)

@@ -140,6 +140,7 @@ void fs_probe_keep_unoptimized(struct kprobe *p, struct pt_regs *regs,
 void fs_after_lock_note(const struct inode *dir);
 void fs_after_lock_flush(void);
 int fs_after_lock_set_armed(bool arm);
+void fs_after_lock_rearm(void);
 u64 fs_after_lock_missed(void);
 int fs_after_lock_init(void);
 void fs_after_lock_exit(void);
@@ -159,6 +160,7 @@ void fs_selftest_exit(void);
 int fs_module_probes_init(void);
 void fs_module_probes_exit(void);
 int fs_module_probes_set_armed(bool armed, unsigned int *changed);
+void fs_module_probes_rearm(void);
 unsigned int fs_module_probes_unhooked(void);
 unsigned int fs_module_probes_count(void);
 u64 fs_module_probes_missed(void);

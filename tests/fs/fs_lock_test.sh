@@ -150,6 +150,48 @@ for op in rename link; do
 done
 umount $btrfs
 
+# Review round 13 (F1): a slot claimed by one note and registered by the
+# work of another before its operation was written gave a filesystem's
+# ->rename() the ->link() handler: an oops at its first rename.
+# utf8guard_fs_slownote.ko waits 200 ms in that window (tests/fs/kmod);
+# ramfs, ext4 and btrfs, none mounted at load, are mounted 250 ms apart
+# into it.  Every rename and link then judged right: good names made, bad
+# refused.
+if [ -f "$mods/utf8guard_fs_slownote.ko" ]; then
+	modprobe ext4 2>/dev/null
+	r13=/mnt/r13
+	mkdir -p $r13/ramfs $r13/ext4 $r13/btrfs
+	expect_status "r13 F1: rmmod utf8guard_fs" 0 rmmod utf8guard_fs
+	expect_status "r13 F1: insmod utf8guard_fs_slownote.ko" 0 \
+		insmod "$mods/utf8guard_fs_slownote.ko"
+	set_file $sys/mode enforce
+	mount -t ramfs ramfs $r13/ramfs &
+	sleep 0.25
+	mount -t ext4 -o loop /utf8guard/ext4.img $r13/ext4 &
+	sleep 0.25
+	mount -t btrfs -o loop /utf8guard/btrfs.img $r13/btrfs &
+	wait
+	for d in ramfs ext4 btrfs; do
+		: >$r13/$d/src
+		expect_eq "r13 F1: $d: rename to a good name made" ok \
+			"$("$fsop" rename $r13/$d 737263 $GOOD)"
+		expect_eq "r13 F1: $d: link to a good name made" ok \
+			"$("$fsop" link $r13/$d $GOOD 6c6b)"
+		expect_eq "r13 F1: $d: rename to a bad name refused" EILSEQ \
+			"$("$fsop" rename $r13/$d $GOOD $BAD)"
+		expect_eq "r13 F1: $d: link to a bad name refused" EILSEQ \
+			"$("$fsop" link $r13/$d $GOOD c0ae2e)"
+	done
+	expect_eq "r13 F1: ext4's rename function probed" armed "$(kprobe_state ext4_rename2)"
+	expect_eq "r13 F1: btrfs's link function probed" armed "$(kprobe_state btrfs_link)"
+	expect_eq "r13 F1: fs/missed" 0 "$(cat $fs/missed)"
+	umount $r13/ramfs $r13/ext4 $r13/btrfs
+	expect_status "r13 F1: rmmod utf8guard_fs_slownote" 0 rmmod utf8guard_fs_slownote
+	expect_status "r13 F1: insmod utf8guard_fs.ko again" 0 insmod "$mods/utf8guard_fs.ko"
+else
+	fail "r13 F1: utf8guard_fs_slownote.ko built" "not in $mods"
+fi
+
 # After the reloads: the probes again there from load, and gone at unload.
 expect_eq "tmpfs's rename function probed after reloads" armed \
 	"$(kprobe_state shmem_rename2)"
