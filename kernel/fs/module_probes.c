@@ -434,6 +434,35 @@ int fs_module_probes_set_armed(bool armed, unsigned int *changed)
 	return ret;
 }
 
+/**
+ * fs_module_probes_rearm() - disable and enable again every probe armed now
+ *
+ * For probes.c's rearm(): a probe enabled while kprobes were off as a
+ * whole stays disabled when they are back.  overlay.ko's are registered
+ * armed and never enabled later: kprobes arm them when they are back.
+ *
+ * Context: process context; may sleep.
+ */
+void fs_module_probes_rearm(void)
+{
+	unsigned int k, p;
+
+	mutex_lock(&module_probes_mutex);
+	for (k = 0; k < ARRAY_SIZE(modules); k++) {
+		for (p = 0; p < modules[k].count; p++) {
+			struct module_probe *mp = &modules[k].probes[p];
+
+			/* overlay.ko's: never cycled, a copy-up would be missed */
+			if (!mp->registered || kprobe_gone(&mp->rp.kp) ||
+			    modules[k].always_armed || !armed_now(&modules[k]))
+				continue;
+			disable_kprobe(&mp->rp.kp);
+			enable_kprobe(&mp->rp.kp);
+		}
+	}
+	mutex_unlock(&module_probes_mutex);
+}
+
 static bool probe_out(const struct probed_module *pm, struct module_probe *mp)
 {
 	return !mp->registered || kprobe_gone(&mp->rp.kp) ||

@@ -300,12 +300,50 @@ static void report_health(unsigned int unhooked, unsigned long which,
 	}
 }
 
-/* Under health_mutex: a self-test, its result logged if new. */
+/*
+ * enable_kprobe() while kprobes are disarmed as a whole (debugfs
+ * kprobes/enabled 0) returns 0 and arms nothing, and the probe stays
+ * disabled when kprobes are armed again: arm_all_kprobes() arms only the
+ * probes not disabled (review round 13: the six "armed" that way let bad
+ * names through for good).  So each probe the self-test got through is
+ * disabled and enabled again; if all six were, kprobes were disarmed as
+ * a whole, and those after the locks and in filesystem modules are too.
+ * While kprobes are still disarmed this changes nothing (neither call
+ * patches any code then); once they are back, it arms them.  A probe the
+ * self-test got through checks nothing: cycling it opens no window.
+ */
+static void rearm(unsigned long which)
+{
+	unsigned int k;
+
+	lockdep_assert_held(&health_mutex);
+	for (k = 0; k < FS_PROBE_COUNT; k++) {
+		if (!(which & BIT(k)) || kprobe_gone(&probes[k]))
+			continue;
+		disable_kprobe(&probes[k]);
+		enable_kprobe(&probes[k]);
+	}
+	if (which != BIT(FS_PROBE_COUNT) - 1)
+		return;
+	fs_after_lock_rearm();
+	fs_module_probes_rearm();
+}
+
+/*
+ * Under health_mutex: a self-test, its result logged if new.  Probes out
+ * while they should be armed are armed again first, and tested again.
+ */
 static unsigned int test_and_report(void)
 {
 	unsigned long which;
 	unsigned int unhooked = self_test(&which);
 
+	if (unhooked && which && !disarmed) {
+		rearm(which);
+		unhooked = self_test(&which);
+		if (!unhooked)
+			pr_notice("probes armed again: one was left disarmed by enable_kprobe() while kprobes were off as a whole\n");
+	}
 	report_health(unhooked, which, fs_probes_missed());
 	return unhooked;
 }
@@ -411,6 +449,13 @@ int fs_probes_init(void)
 	unsigned int k, unhooked;
 	int ret;
 
+	ret = fs_after_lock_init();
+	if (ret) {
+		pr_err("cannot watch for filesystem modules going or mounts: error %d; not loading\n",
+		       ret);
+		fs_after_lock_exit();
+		return ret;
+	}
 	/* As register_kprobes(), all or nothing, but naming the culprit. */
 	for (k = 0; k < FS_PROBE_COUNT; k++) {
 		ret = register_kprobe(&probes[k]);
@@ -429,12 +474,6 @@ int fs_probes_init(void)
 		pr_err("not loading: %u of %u probes are registered but not in effect\n",
 		       unhooked, FS_PROBE_COUNT);
 		ret = -EBUSY;
-		goto fail;
-	}
-	ret = fs_after_lock_init();
-	if (ret) {
-		pr_err("cannot watch for filesystem modules going: error %d; not loading\n",
-		       ret);
 		goto fail;
 	}
 	ret = fs_module_probes_init();

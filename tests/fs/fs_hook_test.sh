@@ -1287,6 +1287,29 @@ if [ -r $kl ]; then
 	setmode enforce
 	expect_eq "loaded in mode off, then enforce: refused" EILSEQ "$("$fsop" mkdir $dis c0af)"
 	expect_eq "loaded in mode off, then enforce: unhooked 0" 0 "$(cat $fs/unhooked)"
+	# Review round 13 (F3): armed while kprobes are off as a whole, the
+	# six stayed disabled once kprobes were back (enable_kprobe() arms
+	# nothing then, and arm_all_kprobes() skips a disabled probe): bad
+	# names were made in enforce for good.  The health check (run by a
+	# read of fs/unhooked) arms them again.
+	if [ -w $kp ]; then
+		setmode off
+		expect_eq "r13 F3: mode off, disarmed within 20 s" "6 disabled 6" \
+			"$(wait_fs_probes '6 disabled 6')"
+		echo 0 >$kp
+		mark
+		setmode enforce
+		expect_eq "r13 F3: enforce while kprobes are off: unhooked 6" 6 "$(cat $fs/unhooked)"
+		echo 1 >$kp
+		expect_eq "r13 F3: kprobes back: unhooked 0" 0 "$(cat $fs/unhooked)"
+		expect_eq "r13 F3: kprobes back: the 6 probes armed" "6 disabled 0" "$(fs_probes)"
+		expect_eq "r13 F3: kprobes back: mkdir 61 FF 62 refused" EILSEQ \
+			"$("$fsop" mkdir $dis 61ff62)"
+		expect_eq "r13 F3: kprobes back: create ED A0 80 refused" EILSEQ \
+			"$("$fsop" create $dis eda080)"
+		expect_match "r13 F3: the re-arming logged" \
+			'utf8guard_fs: probes armed again: .*kprobes were off as a whole' "$(log_since)"
+	fi
 else
 	fail "disarming in mode off" "no $kl"
 fi
