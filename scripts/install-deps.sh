@@ -36,6 +36,8 @@ PACKAGES=(
 	dkms mandoc man-db groff-base systemd
 	# the deb suite: make deb (dpkg-buildpackage, dh with dh_dkms), lintian
 	dpkg-dev debhelper dh-dkms lintian
+	# the Debian guest (tests/guest/): its root filesystem, its disk
+	mmdebstrap qemu-utils
 )
 
 # `make bench`: the baselines (GLib, ICU, Node's simdutf), callgrind, and

@@ -78,6 +78,13 @@ kernels=$("$top/tests/vm/stock-kernel.sh" --list) || {
 for kernel in $kernels; do
 	SUITE_TABLE+=("vm-stock-$kernel|60|tests/harness/vm-suite.sh stock $kernel|Debian $kernel kernel: build, fs hook, nf hook, utf8guardctl, integration")
 done
+# The Debian guest (tests/guest/): systemd, apt, DKMS and real servers on
+# the stock 6.1 kernel; two vCPUs on multi-threaded TCG (200: two host
+# threads while DKMS builds).
+SUITE_TABLE+=(
+	"guest-deploy|200|tests/guest/guest-suite.sh deploy|Debian guest: apt install (DKMS builds there), boot with the unit, upgrade, purge"
+	"guest-servers|150|tests/guest/guest-suite.sh servers|Debian guest: knfsd (NFSv3, NFSv4.2), ksmbd and smbd to the kernel's clients"
+)
 SUITE_TABLE+=(
 	"core|120|make -s -f tests/core/Makefile.inc core-check CORE_FUZZ_SHORT=$fuzz_seconds CORE_EXHAUSTIVE_LEADS=$leads CORE_PATH_LEADS=${path_leads// /,}|core: tables, exhaustive (4-byte strings: leads ${leads:-all}; vector paths: $path_leads), block boundaries, oracle, Kuhn, fuzz ($fuzz_seconds s)"
 	"style|100|tests/harness/style-check.sh|checkpatch, kernel-doc, sparse, ABI doc"

@@ -17,9 +17,12 @@
 # Usage: run-vm.sh --kernel BZIMAGE --initrd CPIO --log LOGFILE
 #          [--append "CMDLINE ARGS"] [--timeout SECS (300)] [--mem MB (1024)]
 #          [--smp N (2)] [--allow REGEX]... [--virtfs DIR] [--mttcg yes]
+#          [--drive QCOW2]
 #   --allow REGEX   ignore console lines matching REGEX in the splat check
 #   --virtfs DIR    share host DIR over virtio-9p, mount tag "utf8guard":
 #                   mount -t 9p -o trans=virtio,version=9p2000.L utf8guard /mnt
+#   --drive QCOW2   a virtio disk, /dev/vda in the guest (the Debian guest's
+#                   root filesystem: tests/guest/)
 set -euo pipefail
 
 # ERE, case-sensitive; each was checked not to match a clean boot of the
@@ -78,6 +81,10 @@ while (($#)); do
 	--virtfs)
 		[[ -d "$2" ]] || { echo "run-vm: --virtfs: no such directory: $2" >&2; exit 1; }
 		extra+=(-virtfs "local,path=$2,mount_tag=utf8guard,security_model=none,id=utf8guard")
+		;;
+	--drive)
+		[[ -f "$2" ]] || { echo "run-vm: --drive: no such file: $2" >&2; exit 1; }
+		extra+=(-drive "file=$2,if=virtio,format=qcow2,cache=writeback")
 		;;
 	*) usage ;;
 	esac

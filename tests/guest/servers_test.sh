@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# servers_test.sh STAGE SHARE - suite `guest-servers`, run inside the
+# Debian guest (tests/guest/guest-suite.sh; one stage, one boot): file
+# servers with the module loaded, each serving /srv/export/<server> over
+# loopback to the kernel's own clients.
+#
+# The packages are installed with apt (DKMS builds in the guest); the
+# modules are loaded with the admin guide's file-server profile in
+# enforce, and fs/fstypes limited to the exported filesystem (ext4), so
+# that the clients' own filesystems (nfs, nfs4, cifs) are not checked on
+# the client side: every verdict below is the server's.
+#
+#   knfsd, NFSv3 and NFSv4.2 (nfs-kernel-server), the kernel NFS client;
+#   Samba's smbd, the kernel cifs client.  (ksmbd: not on this kernel,
+#   see below.)
+#
+# For each: the path trick C0 AE 2E, the overlong C1 81, Latin-1 caf E9
+# and a bidi name (U+202E) fail with an error and nothing is made on the
+# export; CJK, an emoji and an NFC name are made; the names on the export
+# from before the guard (Latin-1 and bidi) stay readable, can be renamed
+# to a good name and deleted.  Where a client cannot even send a name
+# (an SMB client converts to UTF-16 first), the suite says so and checks
+# only that nothing was made; where the server saw it, the kernel log
+# line names the server's thread and the operation.
+#
+# Then real clients on /root (ext4): tar -x of an archive with one
+# ill-formed member, rsync -a of a tree with one legacy name, git clone
+# of a repository holding .g<U+200C>it/hooks/x under the ignorables class
+# (the CVE-2014-9390 look-alike) and of a normal one.
+set -uo pipefail
+
+stage=$1 share=$2
+# shellcheck source=../lib/assert.sh
+. "$share/assert.sh"
+export DEBIAN_FRONTEND=noninteractive
+sys=/sys/kernel/utf8guard
+export_root=/srv/export
+PROFILE="strict path-tricks controls bidi noncharacters bom confusable-path nfc"
+
+# hex NAME: the bytes of a hex string
+bytes() { printf '%b' "$(sed 's/../\\x&/g' <<<"$1")"; }
+
+# The bad names (hex) and what they are.
+BAD=(c0ae2e c18161 636166e9 6576696ce280ae7478742e657865)
+BAD_WHAT=("path trick C0 AE 2E" "overlong C1 81" "Latin-1 caf E9" "bidi U+202E")
+GOOD=(e697a5e69cace8aa9e f09f9880 636166c3a9)
+GOOD_WHAT=("CJK" "emoji" "NFC café")
+# On the export before the guard: Latin-1, and a bidi name.
+LEGACY=(6c65676163792d636166e92e747874 6c65676163792de280ae7478742e747874)
+LEGACY_WHAT=("legacy Latin-1" "legacy bidi")
+
+errtext() { sed 's/.*: //' <<<"$1"; }
+
+# on_export DIR HEX: whether the name exists on the export's filesystem
+on_export() { [ -e "$1/$(bytes "$2")" ] && echo yes || echo no; }
+
+dmesg_mark() { dmesg | wc -l; }
+dmesg_since() { dmesg | tail -n "+$(($1 + 1))"; }
+
+rejected() { cat $sys/fs/stats/rejected; }
+
+# exercise LABEL CLIENT_DIR EXPORT_DIR THREAD_RE KIND: the checks above
+# for one server and client; KIND nfs or smb.
+exercise() {
+	local label=$1 client=$2 dir=$3 thread=$4 kind=$5 i name out rc mark log r0
+	for i in "${!BAD[@]}"; do
+		name=$(bytes "${BAD[$i]}")
+		mark=$(dmesg_mark)
+		r0=$(rejected)
+		out=$(touch "$client/$name" 2>&1)
+		rc=$?
+		log=$(dmesg_since "$mark" | grep 'utf8guard' || true)
+		echo "# $label: create ${BAD_WHAT[$i]}: exit $rc: $(errtext "$out")"
+		[ -n "$log" ] && echo "# $label: kernel: $log"
+		expect_eq "$label: create of ${BAD_WHAT[$i]} fails" yes "$( ((rc != 0)) && echo yes || echo no)"
+		expect_eq "$label: ${BAD_WHAT[$i]} not made on the export" no "$(on_export "$dir" "${BAD[$i]}")"
+		if [ "$(rejected)" != "$r0" ]; then
+			pass "$label: ${BAD_WHAT[$i]} refused by the hook, in the server"
+			# (rate-limited: a burst of refusals may log fewer lines)
+			[ -z "$log" ] || expect_match "$label: ${BAD_WHAT[$i]}: the log names the server thread and the operation" \
+				"refused (create|mkdir|rename|link) from \"?($thread)" "$log"
+		elif [ "$kind" = nfs ] || [ "${BAD[$i]}" = "${BAD[3]}" ]; then
+			fail "$label: ${BAD_WHAT[$i]} refused by the hook, in the server" \
+				"fs/stats/rejected did not move"
+		else
+			echo "# $label: ${BAD_WHAT[$i]} never reached the server's filesystem: the SMB client has no UTF-16 for it"
+		fi
+		out=$(mkdir "$client/$name.d" 2>&1)
+		rc=$?
+		echo "# $label: mkdir ${BAD_WHAT[$i]}: exit $rc: $(errtext "$out")"
+		expect_eq "$label: mkdir of ${BAD_WHAT[$i]} fails" yes "$( ((rc != 0)) && echo yes || echo no)"
+		expect_eq "$label: ${BAD_WHAT[$i]} directory not made on the export" no \
+			"$(on_export "$dir" "${BAD[$i]}2e64")"
+	done
+	for i in "${!GOOD[@]}"; do
+		name=$(bytes "${GOOD[$i]}")
+		expect_status "$label: create of ${GOOD_WHAT[$i]} works" 0 sh -c 'echo x >"$1"' _ "$client/$name"
+		expect_eq "$label: ${GOOD_WHAT[$i]} made on the export" yes "$(on_export "$dir" "${GOOD[$i]}")"
+		expect_status "$label: mkdir of ${GOOD_WHAT[$i]} works" 0 mkdir "$client/$name.d"
+	done
+	for i in "${!LEGACY[@]}"; do
+		name=$(bytes "${LEGACY[$i]}")
+		out=$(cat "$client/$name" 2>&1)
+		if [ "$out" = "legacy $i" ]; then
+			pass "$label: ${LEGACY_WHAT[$i]} readable"
+			expect_status "$label: ${LEGACY_WHAT[$i]} appended to" 0 sh -c 'echo more >>"$1"' _ "$client/$name"
+			expect_status "$label: ${LEGACY_WHAT[$i]} renamed to a good name" 0 \
+				mv "$client/$name" "$client/fixed-$i.txt"
+			expect_eq "$label: ${LEGACY_WHAT[$i]}: the good name on the export" yes \
+				"$(on_export "$dir" "$(printf 'fixed-%s.txt' "$i" | od -An -tx1 | tr -d ' \n')")"
+			expect_status "$label: the renamed file deleted" 0 rm "$client/fixed-$i.txt"
+		elif [ "$kind" = smb ] && [ "${LEGACY[$i]}" = "${LEGACY[0]}" ]; then
+			echo "# $label: ${LEGACY_WHAT[$i]} is not reachable over SMB: $out"
+			# The protocol's limit, not the guard's: not in mode off either.
+			utf8guardctl set mode off
+			out=$(cat "$client/$name" 2>&1)
+			utf8guardctl set mode enforce
+			expect_eq "$label: ${LEGACY_WHAT[$i]} not reachable in mode off either (no UTF-16 form)" \
+				no "$([ "$out" = "legacy $i" ] && echo yes || echo no)"
+		else
+			fail "$label: ${LEGACY_WHAT[$i]} readable" "$out"
+		fi
+	done
+	# A second legacy copy, deleted under its own name.
+	expect_status "$label: ${LEGACY_WHAT[1]} deleted under its name" 0 \
+		rm "$client/$(bytes "${LEGACY[1]}").2"
+	expect_eq "$label: ${LEGACY_WHAT[1]} gone from the export" no "$(on_export "$dir" "${LEGACY[1]}2e32")"
+}
+
+# seed DIR: the legacy names, made before the guard is loaded
+seed() {
+	local i
+	mkdir -p "$1"
+	for i in "${!LEGACY[@]}"; do
+		echo "legacy $i" >"$1/$(bytes "${LEGACY[$i]}")"
+		echo "legacy $i" >"$1/$(bytes "${LEGACY[$i]}").2"
+	done
+	chmod -R a+rwX "$1"
+}
+
+apt-get install -y "$share"/debs/1/utf8guard-dkms_*.deb "$share"/debs/1/utf8guard_*_amd64.deb >/tmp/apt.log 2>&1
+expect_eq "apt install of both packages" 0 "$?"
+grep -E 'DKMS|Building|Installing to' /tmp/apt.log | sed 's/^/# /'
+for d in nfs3 nfs4 smbd; do seed "$export_root/$d"; done
+out=$(utf8guardctl load --fs --mode enforce --policy "$PROFILE" 2>&1)
+expect_eq "utf8guardctl load --fs, the file-server profile, enforce" 0 "$?"
+[ -z "$out" ] || echo "$out" | sed 's/^/# load: /'
+if [ ! -d $sys/fs ]; then
+	tail -n 30 /tmp/apt.log | sed 's/^/# apt: /'
+	dkms status 2>&1 | sed 's/^/# dkms: /'
+	finish_tests
+	exit 1
+fi
+expect_status "fs/fstypes: ext4 only (the clients' filesystems are not judged here)" 0 \
+	utf8guardctl set fs.fstypes ext4
+echo "# $(utf8guardctl status | head -n 1)"
+
+# --- knfsd ---------------------------------------------------------------
+{
+	echo "$export_root/nfs3 127.0.0.1(rw,sync,no_subtree_check,no_root_squash,fsid=3)"
+	echo "$export_root/nfs4 127.0.0.1(rw,sync,no_subtree_check,no_root_squash,fsid=4)"
+} >/etc/exports
+expect_status "nfs-server started" 0 systemctl start nfs-server
+mkdir -p /mnt/nfs3 /mnt/nfs4
+expect_status "mount NFSv3" 0 mount -t nfs -o vers=3,nolock 127.0.0.1:$export_root/nfs3 /mnt/nfs3
+exercise "NFSv3" /mnt/nfs3 "$export_root/nfs3" nfsd nfs
+umount /mnt/nfs3
+expect_status "mount NFSv4.2" 0 mount -t nfs -o vers=4.2 127.0.0.1:$export_root/nfs4 /mnt/nfs4
+exercise "NFSv4.2" /mnt/nfs4 "$export_root/nfs4" nfsd nfs
+umount /mnt/nfs4
+systemctl stop nfs-server
+
+# --- SMB: a user for both servers ------------------------------------------
+useradd -M -s /usr/sbin/nologin tester 2>/dev/null
+chown -R tester "$export_root/smbd"
+cifs_opts=username=tester,password=secret,vers=3.1.1,iocharset=utf8,cache=none,actimeo=0,uid=0,noperm
+
+# --- ksmbd: not run ----------------------------------------------------------
+# Debian's 6.1.192 ksmbd serves neither Debian's ksmbd-tools: with
+# bookworm's 3.4.7 every tree connect fails (BAD_NETWORK_NAME, IPC$
+# included); with bookworm-backports' 3.5.2 the first request after the
+# session setup oopses in smb2_open() (opinfo_put, NULL), with or without
+# utf8guard loaded, from the kernel's cifs client and from smbclient.
+# The guest's 6.1 kernel cannot run it; see the admin guide.
+
+# --- Samba's smbd ------------------------------------------------------------
+cat >>/etc/samba/smb.conf <<EOF
+[export]
+	path = $export_root/smbd
+	read only = no
+	force user = tester
+EOF
+(echo secret; echo secret) | smbpasswd -s -a tester >/dev/null
+expect_status "smbd started" 0 systemctl start smbd
+mkdir -p /mnt/smbd
+expect_status "mount //127.0.0.1/export (cifs) from smbd" 0 \
+	mount -t cifs //127.0.0.1/export /mnt/smbd -o "$cifs_opts"
+if mountpoint -q /mnt/smbd; then
+	exercise "smbd" /mnt/smbd "$export_root/smbd" "smbd" smb
+	umount /mnt/smbd
+fi
+systemctl stop smbd
+
+# --- real clients on a hooked filesystem (/root, ext4) -----------------------
+# Sources on a tmpfs, outside fs/fstypes: made freely, as from elsewhere.
+mkdir -p /mnt/src && mount -t tmpfs src /mnt/src
+ill=$(bytes 6261642de9)			# "bad-" Latin-1 E9
+
+# tar -x of an archive with one ill-formed member (written by Python's
+# tarfile: the member never exists on a disk).
+python3 - /mnt/src/a.tar <<'EOF'
+import io, sys, tarfile
+with tarfile.open(sys.argv[1], "w", format=tarfile.GNU_FORMAT,
+                  encoding="utf-8", errors="surrogateescape") as t:
+    for name in ["a/one.txt", "a/bad-\udce9.txt", "a/two.txt"]:
+        data = name.encode("utf-8", "surrogateescape") + b"\n"
+        info = tarfile.TarInfo(name)
+        info.size = len(data)
+        t.addfile(info, io.BytesIO(data))
+EOF
+mkdir -p /root/tar
+out=$(tar -xf /mnt/src/a.tar -C /root/tar 2>&1)
+rc=$?
+echo "# tar -x: exit $rc: $out"
+expect_eq "tar -x with one ill-formed member: exits 2" 2 "$rc"
+expect_match "tar -x: names the refused member and the error" \
+	"bad-.*Invalid or incomplete multibyte or wide character" "$out"
+expect_eq "tar -x: the other members extracted" "one.txt two.txt" "$(ls /root/tar/a | tr '\n' ' ' | sed 's/ $//')"
+
+# rsync -a of a tree holding one legacy name.
+mkdir -p /mnt/src/tree/sub
+echo 1 >/mnt/src/tree/one.txt
+echo 2 >"/mnt/src/tree/sub/$ill.txt"
+echo 3 >/mnt/src/tree/sub/three.txt
+out=$(rsync -a /mnt/src/tree/ /root/rsync/ 2>&1)
+rc=$?
+echo "# rsync -a: exit $rc: $out"
+expect_eq "rsync -a with one legacy name: exits 23 (partial transfer)" 23 "$rc"
+expect_match "rsync -a: names the refused file and the error" \
+	"bad-.*Invalid or incomplete multibyte or wide character" "$out"
+expect_eq "rsync -a: the rest copied" "one.txt sub/three.txt" \
+	"$(cd /root/rsync && find . -type f | sed 's|^\./||' | sort | tr '\n' ' ' | sed 's/ $//')"
+
+# git: .g<U+200C>it/hooks/x under the ignorables class (the
+# CVE-2014-9390 look-alike), and a normal repository.
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
+zwnj=$(bytes 2e67e2808c6974)		# ".g" U+200C "it"
+for repo in evil plain; do
+	git init -q /mnt/src/$repo
+	echo readme >/mnt/src/$repo/README
+	if [ $repo = evil ]; then
+		mkdir -p "/mnt/src/$repo/$zwnj/hooks"
+		printf '#!/bin/sh\necho pwned\n' >"/mnt/src/$repo/$zwnj/hooks/x"
+	fi
+	git -C /mnt/src/$repo add -A && git -C /mnt/src/$repo commit -qm init
+done
+expect_status "policy +ignorables" 0 utf8guardctl set policy +ignorables
+out=$(git clone -q /mnt/src/evil /root/evil 2>&1)
+rc=$?
+echo "# git clone (evil): exit $rc: $out"
+expect_eq "git clone of .g<U+200C>it/hooks/x: fails" yes "$( ((rc != 0)) && echo yes || echo no)"
+expect_match "git: names the refused path" "Invalid or incomplete multibyte|unable to create|cannot create" "$out"
+expect_eq "git: no .g<U+200C>it on disk" no "$(on_export /root/evil 2e67e2808c6974)"
+expect_status "git clone of a normal repository" 0 git clone -q /mnt/src/plain /root/plain
+expect_eq "git: the normal repository checked out" readme "$(cat /root/plain/README 2>&1)"
+expect_status "policy -ignorables" 0 utf8guardctl set policy -ignorables
+umount /mnt/src
+
+finish_tests
