@@ -192,6 +192,65 @@ else
 	fail "r13 F1: utf8guard_fs_slownote.ko built" "not in $mods"
 fi
 
+# Review round 13 (F4): a note queued the registration with queue_work()
+# from the probe handler, which an int3 kprobe runs as NMI: lockdep's
+# "inconsistent {INITIAL USE} -> {IN-NMI}" on the workqueue pool's lock
+# (the debug kernel, under this load within a minute). 30 s: the mode and
+# fs/ settings flipping, tmpfs/ramfs and btrfs mounted, renamed in and
+# unmounted, utf8guard_fs.ko reloaded every 4 s; every reload loads, and
+# lockdep stays quiet (run-vm.sh fails the VM on any splat, too).
+r13=/mnt/r13f4
+stop=/tmp/r13f4.stop
+rm -f $stop /tmp/r13f4.insmod
+mkdir -p $r13/m
+(while [ ! -e $stop ]; do
+	for m in enforce audit off enforce; do
+		echo $m >$sys/mode 2>/dev/null
+		sleep 0.3
+	done
+	echo 0 >$fs/enabled 2>/dev/null
+	sleep 0.2
+	echo 1 >$fs/enabled 2>/dev/null
+	echo 'ext4 btrfs' >$fs/fstypes 2>/dev/null
+	sleep 0.1
+	echo '*' >$fs/fstypes 2>/dev/null
+done) &
+(i=0; while [ ! -e $stop ]; do
+	i=$((i + 1))
+	d=$r13/s$((i % 4))
+	mkdir -p $d
+	mount -t tmpfs x $d 2>/dev/null || mount -t ramfs x $d
+	: >$d/a
+	"$fsop" rename $d 61 61ff62 >/dev/null
+	"$fsop" link $d 61 6262 >/dev/null
+	"$fsop" mkdir $d 63e9 >/dev/null
+	umount $d
+done) &
+(while [ ! -e $stop ]; do
+	mount -t btrfs -o loop /utf8guard/btrfs.img $r13/m 2>/dev/null && {
+		: >$r13/m/q
+		"$fsop" rename $r13/m 71 7172 >/dev/null
+		"$fsop" rename $r13/m 7172 71 >/dev/null
+		umount $r13/m
+	}
+done) &
+(while [ ! -e $stop ]; do
+	sleep 4
+	rmmod utf8guard_fs
+	insmod "$mods/utf8guard_fs.ko" || echo failed >>/tmp/r13f4.insmod
+done) &
+sleep 30
+touch $stop
+wait
+expect_eq "r13 F4: utf8guard_fs.ko reloaded under renames and mounts: every load loaded" "" \
+	"$(cat /tmp/r13f4.insmod 2>/dev/null)"
+expect_eq "r13 F4: lockdep quiet" 0 "$(dmesg | grep -c -E 'inconsistent lock state|possible circular locking')"
+grep -q '^utf8guard_fs ' /proc/modules || insmod "$mods/utf8guard_fs.ko"
+set_file $sys/mode enforce
+set_file $fs/enabled 1
+set_file $fs/fstypes '*'
+expect_eq "r13 F4: after the load, a bad name refused" EILSEQ "$("$fsop" mkdir $r13 c0ae2e)"
+
 # After the reloads: the probes again there from load, and gone at unload.
 expect_eq "tmpfs's rename function probed after reloads" armed \
 	"$(kprobe_state shmem_rename2)"
