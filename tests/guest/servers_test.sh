@@ -27,7 +27,11 @@
 # Then real clients on /root (ext4): tar -x of an archive with one
 # ill-formed member, rsync -a of a tree with one legacy name, git clone
 # of a repository holding .g<U+200C>it/hooks/x under the ignorables class
-# (the CVE-2014-9390 look-alike) and of a normal one.
+# (the CVE-2014-9390 look-alike) and of a normal one.  And real network
+# clients on ports utf8guard_nf.ko watches: curl to Python's http.server
+# (the path-trick request reset at once, never seen by the server; a
+# UTF-8 one served), logger to a UDP syslog receiver (the ill-formed
+# message dropped, the good ones delivered).
 set -uo pipefail
 
 stage=$1 share=$2
@@ -266,5 +270,56 @@ expect_status "git clone of a normal repository" 0 git clone -q /mnt/src/plain /
 expect_eq "git: the normal repository checked out" readme "$(cat /root/plain/README 2>&1)"
 expect_status "policy -ignorables" 0 utf8guardctl set policy -ignorables
 umount /mnt/src
+
+# --- real network clients on a watched port ----------------------------------
+# utf8guard_nf.ko on tcp:8080 (Python's http.server) and udp:5140 (a
+# syslog receiver), net.action reset.
+expect_status "utf8guardctl load --net" 0 utf8guardctl load --net
+expect_status "net.ports tcp:8080 udp:5140" 0 utf8guardctl set net.ports "tcp:8080 udp:5140"
+expect_status "net.action reset" 0 utf8guardctl set net.action reset
+mkdir -p /root/www && echo hello >/root/www/index.html
+(cd /root/www && exec python3 -m http.server 8080 --bind 127.0.0.1 >/tmp/http.log 2>&1) &
+http=$!
+for _ in $(seq 50); do
+	curl -s -o /dev/null http://127.0.0.1:8080/ && break
+	sleep 0.2
+done
+expect_eq "curl: a plain request works" hello "$(curl -s http://127.0.0.1:8080/index.html)"
+expect_eq "curl: a UTF-8 request target reaches the server (404)" 404 \
+	"$(curl -s -o /dev/null -w '%{http_code}' --request-target "/$(bytes 636166c3a9)" http://127.0.0.1:8080/)"
+expect_match "http.server logged the UTF-8 request" "GET /caf" "$(cat /tmp/http.log)"
+d0=$(cat $sys/net/stats/dropped)
+start=$(date +%s%N)
+out=$(curl -s -S -m 20 --request-target "/$(bytes c0ae2e)/etc/passwd" http://127.0.0.1:8080/ 2>&1)
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+echo "# curl, the path trick: exit $rc after $ms ms: $out"
+expect_match "curl: the path-trick request fails, reset (exit 52, 55 or 56)" '^(52|55|56)$' "$rc"
+expect_eq "curl: at once (under 5 s)" yes "$( ((ms < 5000)) && echo yes || echo no)"
+expect_no_match "http.server never saw it" "etc/passwd" "$(cat /tmp/http.log)"
+expect_eq "net/stats/dropped moved" yes "$( (($(cat $sys/net/stats/dropped) > d0)) && echo yes || echo no)"
+kill $http
+
+# logger over UDP to a receiver that writes each datagram on a line.
+python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.1", 5140))
+with open("/tmp/syslog.got", "ab", buffering=0) as f:
+    while True:
+        f.write(s.recv(65536) + b"\n")
+' &
+recv=$!
+sleep 1
+logger -n 127.0.0.1 -P 5140 -d "good message $(bytes 636166c3a9)"
+logger -n 127.0.0.1 -P 5140 -d "bad message $(bytes c0ae2e)"
+logger -n 127.0.0.1 -P 5140 -d "last good message"
+sleep 1
+kill $recv
+got=$(cat /tmp/syslog.got 2>/dev/null)
+echo "# syslog receiver got: $got"
+expect_match "logger: the good message delivered" "good message café" "$got"
+expect_match "logger: the one after it delivered" "last good message" "$got"
+expect_no_match "logger: the ill-formed message dropped" "bad message" "$got"
 
 finish_tests
