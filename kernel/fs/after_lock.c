@@ -481,8 +481,8 @@ void fs_after_lock_rearm(void)
 	struct after_lock_slot *slot;
 
 	mutex_lock(&slots_mutex);
-	for (slot = slots; armed && slot < slots + AFTER_LOCK_SLOTS; slot++) {
-		if (!slot->registered || kprobe_gone(&slot->kp))
+	for (slot = slots; slot < slots + AFTER_LOCK_SLOTS; slot++) {
+		if (!armed || !slot->registered || kprobe_gone(&slot->kp))
 			continue;
 		disable_kprobe(&slot->kp);
 		enable_kprobe(&slot->kp);

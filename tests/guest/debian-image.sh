@@ -41,13 +41,9 @@ PACKAGES=(
 	systemd-sysv udev kmod "linux-image-$release" initramfs-tools procps
 	# DKMS inside the guest: apt install of utf8guard-dkms builds there
 	dkms "linux-headers-$release" build-essential libkmod2
-	# file servers and their clients, over loopback
-	# (ksmbd-tools conflicts with samba, which it needs nothing of but
-	# port 445: its files are unpacked in /opt/ksmbd-tools, below, from
-	# bookworm-backports; Debian's 6.1.192 ksmbd serves neither it nor
-	# bookworm's 3.4.7, see servers_test.sh)
+	# file servers and their clients, over loopback (ksmbd: see
+	# servers_test.sh)
 	nfs-kernel-server nfs-common samba smbclient cifs-utils
-	libglib2.0-0 libnl-3-200 libnl-genl-3-200
 	# real clients on a hooked filesystem and on a watched port
 	tar rsync git curl python3 bsdutils iproute2
 	# where operations teams look
@@ -124,16 +120,13 @@ TimeoutStartSec=infinity
 WantedBy=multi-user.target
 EOF' \
 	--customize-hook='chroot "$1" systemctl enable utf8guard-guest.service' \
-	--customize-hook='cd "$1/tmp" && chroot "$1" sh -c "cd /tmp && apt-get download ksmbd-tools/bookworm-backports" &&
-		dpkg-deb -x "$1"/tmp/ksmbd-tools_*.deb "$1/opt/ksmbd-tools" && rm "$1"/tmp/ksmbd-tools_*.deb' \
 	--customize-hook='chroot "$1" systemctl disable smbd nmbd samba-ad-dc nfs-server \
 		prometheus-node-exporter auditd 2>/dev/null || true' \
 	--customize-hook='rm -f "$1/etc/machine-id"; touch "$1/etc/machine-id"' \
 	bookworm "$root" \
 	"deb $mirror bookworm main" \
 	"deb $mirror bookworm-updates main" \
-	"deb $security bookworm-security main" \
-	"deb $mirror bookworm-backports main"
+	"deb $security bookworm-security main"
 
 cp "$root/boot/vmlinuz-$release" "$tmp/vmlinuz"
 cp "$root/boot/initrd.img-$release" "$tmp/initrd.img"

@@ -26,14 +26,12 @@ set -uo pipefail
 stage=$1 share=$2
 # shellcheck source=../lib/assert.sh
 . "$share/assert.sh"
-export DEBIAN_FRONTEND=noninteractive
+# shellcheck source=guest-lib.sh
+. "$share/guest-lib.sh"
 release=$(uname -r)
 v1=$(cat "$share/debs/1/version")
 v2=$(cat "$share/debs/2/version")
 modules="utf8guard utf8guard_fs utf8guard_nf"
-
-# uptime in ms, for the stage's timings
-now_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
 
 loaded_modules() { awk '$1 ~ /^utf8guard/ { print $1 }' /proc/modules | sort | tr '\n' ' '; }
 
@@ -43,7 +41,7 @@ unit_time() { systemctl show -P "$2" "$1"; }
 # mkdir of NAME (hex) in DIR; prints the errno text, or "made".
 mkdir_hex() {
 	local name
-	name=$(printf '%b' "$(sed 's/../\\x&/g' <<<"$2")")
+	name=$(bytes "$2")
 	if out=$(mkdir -- "$1/$name" 2>&1); then
 		echo made
 	else
@@ -60,20 +58,6 @@ check_installed_modules() {
 			"^/lib/modules/$release/updates/dkms/$m\\.ko" "$(modinfo -n "$m" 2>&1)"
 		expect_eq "$m.ko's version is $want" "$want" "$(modinfo -F version "$m" 2>&1)"
 	done
-}
-
-# expect_apt NAME APT-GET-ARGS...: apt-get exits 0; shows what DKMS said
-# and how long it took.
-expect_apt() {
-	local name=$1 start rc
-	shift
-	start=$(now_ms)
-	apt-get -y "$@" >/tmp/apt.log 2>&1
-	rc=$?
-	grep -E 'DKMS|dkms|Building|Installing|Removing|Purging|^E:|rror' /tmp/apt.log | sed -n '1,40s/^/# /p'
-	echo "# apt-get $1 took $((($(now_ms) - start) / 1000)) s"
-	[ "$rc" = 0 ] || tail -n 20 /tmp/apt.log | sed 's/^/# /'
-	expect_eq "$name (exit status)" 0 "$rc"
 }
 
 stage1() {

@@ -113,7 +113,7 @@ deploy)
 esac
 echo "guest-suite: packages built ($((SECONDS - start)) s)"
 
-cp "$here/boot.sh" "$here/$script" "$top/tests/lib/assert.sh" "$work/share/"
+cp "$here/boot.sh" "$here/$script" "$here/guest-lib.sh" "$top/tests/lib/assert.sh" "$work/share/"
 echo "$script" >"$work/share/suite"
 qemu-img create -q -f qcow2 -b "$image/base.qcow2" -F qcow2 "$work/disk.qcow2"
 

@@ -37,13 +37,12 @@ set -uo pipefail
 stage=$1 share=$2
 # shellcheck source=../lib/assert.sh
 . "$share/assert.sh"
-export DEBIAN_FRONTEND=noninteractive
+# shellcheck source=guest-lib.sh
+. "$share/guest-lib.sh"
 sys=/sys/kernel/utf8guard
 export_root=/srv/export
 PROFILE="strict path-tricks controls bidi noncharacters bom confusable-path nfc"
 
-# hex NAME: the bytes of a hex string
-bytes() { printf '%b' "$(sed 's/../\\x&/g' <<<"$1")"; }
 
 # The bad names (hex) and what they are.
 BAD=(c0ae2e c18161 636166e9 6576696ce280ae7478742e657865)
@@ -143,9 +142,8 @@ seed() {
 	chmod -R a+rwX "$1"
 }
 
-apt-get install -y "$share"/debs/1/utf8guard-dkms_*.deb "$share"/debs/1/utf8guard_*_amd64.deb >/tmp/apt.log 2>&1
-expect_eq "apt install of both packages" 0 "$?"
-grep -E 'DKMS|Building|Installing to' /tmp/apt.log | sed 's/^/# /'
+expect_apt "apt install of both packages" \
+	install "$share"/debs/1/utf8guard-dkms_*.deb "$share"/debs/1/utf8guard_*_amd64.deb
 for d in nfs3 nfs4 smbd; do seed "$export_root/$d"; done
 out=$(utf8guardctl load --fs --mode enforce --policy "$PROFILE" 2>&1)
 expect_eq "utf8guardctl load --fs, the file-server profile, enforce" 0 "$?"
