@@ -8,22 +8,20 @@
 #include <linux/printk.h>
 #include <linux/sched.h>
 
+#include "audit_record.h"
 #include "stats.h"
 #include "utf8guard.h"
 
 #define CREATE_TRACE_POINTS
 #include "judge_trace.h"
 
-/* Bytes of context logged on each side of the maximal subpart. */
-#define LOG_CONTEXT_BYTES 4
-
 static void log_violation(const struct utf8guard_policy *policy,
 			  const struct utf8guard_report *report,
 			  const u8 *bytes, size_t len, const char *operation)
 {
 	size_t start = report->offset, end = start + report->length;
-	size_t before = min_t(size_t, start, LOG_CONTEXT_BYTES);
-	size_t after = bytes ? min_t(size_t, len - end, LOG_CONTEXT_BYTES) : 0;
+	size_t before = min_t(size_t, start, UTF8GUARD_CONTEXT_BYTES);
+	size_t after = bytes ? min_t(size_t, len - end, UTF8GUARD_CONTEXT_BYTES) : 0;
 
 	if (!bytes || end > len) {
 		pr_warn_ratelimited("%s %s from %.*s[%d]: %s at offset %llu\n",
@@ -60,7 +58,8 @@ static void log_violation(const struct utf8guard_policy *policy,
  * For callers that scan their own bytes (streams, packets): call once per
  * checked object.  Counts it in stats/checked and, for a violation, in
  * stats/<reason> and stats/rejected or stats/audited; logs one
- * rate-limited line with the bad span in hex; fires the
+ * rate-limited line with the bad span in hex; writes an AUDIT_ANOM_CREAT
+ * audit record when auditing is enabled (not rate-limited); fires the
  * utf8guard:utf8guard_violation tracepoint.  Does nothing in mode off.
  *
  * Context: any context.
@@ -73,8 +72,10 @@ int utf8guard_judge(const struct utf8guard_policy *policy,
 {
 	int ret = utf8guard_account(policy, report, operation);
 
-	if (policy->mode != UTF8GUARD_MODE_OFF && report)
+	if (policy->mode != UTF8GUARD_MODE_OFF && report) {
 		log_violation(policy, report, bytes, len, operation);
+		audit_record_name(policy, report, bytes, len, operation);
+	}
 	return ret;
 }
 EXPORT_SYMBOL_GPL(utf8guard_judge);

@@ -10,6 +10,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
+#include "audit_record.h"
 #include "compat.h"
 #include "hook_kit.h"
 #include "policy_state.h"
@@ -66,6 +67,7 @@ static int __init utf8guard_init(void)
 static void __exit utf8guard_exit(void)
 {
 	sysfs_interface_exit();
+	audit_record_exit();
 	utf8guard_kit_stats_destroy(&core_stats);
 	pr_info("unloaded\n");
 }

@@ -6,6 +6,7 @@ static const char *const column_names[STAT_REASON_FIRST] = {
 	[STAT_CHECKED] = "checked",
 	[STAT_REJECTED] = "rejected",
 	[STAT_AUDITED] = "audited",
+	[STAT_AUDIT_MISSED] = "audit_missed",
 };
 
 struct utf8guard_kit_stats core_stats = {

@@ -10,6 +10,7 @@ enum stat_counter {
 	STAT_CHECKED,
 	STAT_REJECTED,
 	STAT_AUDITED,
+	STAT_AUDIT_MISSED,
 	/* One per reason, indexed by STAT_REASON_FIRST + enum utf8guard_reason. */
 	STAT_REASON_FIRST,
 	STAT_COUNT = STAT_REASON_FIRST + UTF8GUARD_REASON_COUNT

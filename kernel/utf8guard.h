@@ -26,6 +26,8 @@
  *					bytes the caller scanned itself
  *	utf8guard_account()		the same without the log line, for
  *					callers that log their own
+ *	utf8guard_audit_packet()	the audit record of a packet's
+ *					violation, for such callers
  *
  * All of these may be called in any context, including softirq, and
  * never sleep.
@@ -62,6 +64,40 @@ int utf8guard_account(const struct utf8guard_policy *policy,
 		      const struct utf8guard_report *report,
 		      const char *operation);
 
+/**
+ * struct utf8guard_audit_packet - a packet's violation, for its audit record
+ * @operation: the protocol's name, as in the log line ("udp", "tcp")
+ * @protocol: its IP protocol number
+ * @family: AF_INET or AF_INET6
+ * @saddr: source address (struct in_addr or struct in6_addr)
+ * @daddr: destination address
+ * @sport: source port
+ * @dport: destination port
+ * @offset: payload offset of the bad bytes, as the log line says
+ * @continued: the bad bytes began in the segment before
+ * @window: @before bytes of context, the report's bad bytes, @after bytes;
+ *	or NULL
+ * @before: bytes of context before the bad bytes in @window
+ * @after: bytes of context after them
+ */
+struct utf8guard_audit_packet {
+	const char *operation;
+	u8 protocol;
+	u8 family;
+	const void *saddr;
+	const void *daddr;
+	__be16 sport;
+	__be16 dport;
+	u64 offset;
+	bool continued;
+	const u8 *window;
+	size_t before;
+	size_t after;
+};
+
+void utf8guard_audit_packet(const struct utf8guard_policy *policy,
+			    const struct utf8guard_report *report,
+			    const struct utf8guard_audit_packet *packet);
 struct kobject *utf8guard_kobject(void);
 bool utf8guard_locked(void);
 int utf8guard_hook_attach(struct module *owner);

@@ -5,7 +5,8 @@
  * validated payload, or why it cannot be checked as it will be
  * delivered), mode enforce drops a violation or a refusal (NF_DROP),
  * audit lets it through; both count it, and log a violation
- * (rate-limited) with addresses, ports, reason and the bad span in hex.
+ * (rate-limited) with addresses, ports, reason and the bad span in hex,
+ * and write its audit record (utf8guard_audit_packet(), not rate-limited).
  * A violation dropped under net/action reset resets its connection
  * (reset.c).  Nothing here calls back into an earlier stage.
  */
@@ -64,6 +65,34 @@ static void log_violation(const struct utf8guard_policy *policy,
 		report->path_trick ? " (path trick)" : "");
 }
 
+/* The audit record of a violation: every one, not rate-limited. */
+static void audit_violation(const struct utf8guard_policy *policy,
+			    const struct net_packet *pkt,
+			    const struct net_payload *payload)
+{
+	const struct utf8guard_report *report = &payload->violation;
+	long long at = (long long)report->offset - payload->carried;
+	size_t before = payload->window_before, n = payload->window_length;
+	struct utf8guard_audit_packet packet = {
+		.operation = protocol_name(pkt),
+		.protocol = pkt->protocol,
+		.family = pkt->key.family,
+		.saddr = &pkt->key.saddr,
+		.daddr = &pkt->key.daddr,
+		.sport = pkt->key.sport,
+		.dport = pkt->key.dport,
+		.offset = at < 0 ? pkt->skip : at + pkt->skip,
+		.continued = at < 0,
+	};
+
+	if (n >= before + report->length) {
+		packet.window = payload->window;
+		packet.before = before;
+		packet.after = n - before - report->length;
+	}
+	utf8guard_audit_packet(policy, report, &packet);
+}
+
 /* net/action reset, for a violation dropped in mode enforce. */
 static void reset(struct sk_buff *skb, const struct net_packet *pkt,
 		  const struct nf_hook_state *state,
@@ -96,7 +125,8 @@ static unsigned int refuse(const struct utf8guard_policy *policy,
  *
  * A checked payload counts in checked.  A violation counts in its reason
  * and in dropped (mode enforce) or audited, and is logged (rate-limited)
- * with addresses, ports, reason and the bad span in hex; dropped, it
+ * with addresses, ports, reason and the bad span in hex, and has its audit
+ * record written; dropped, it
  * resets the connection per @outcome->reset when net/action is reset.
  * Else a refusal counts in @outcome->why.  Everything refused is dropped
  * in mode enforce.  The only place the hook decides a verdict.
@@ -121,6 +151,7 @@ unsigned int net_verdict(struct sk_buff *skb, const struct net_packet *pkt,
 			net_count(NET_REASON_FIRST + payload->violation.reason);
 			net_count(ret ? NET_DROPPED : NET_AUDITED);
 			log_violation(policy, pkt, payload);
+			audit_violation(policy, pkt, payload);
 			if (ret)
 				reset(skb, pkt, state, outcome);
 			return ret ? NF_DROP : NF_ACCEPT;

@@ -3,7 +3,7 @@
 # /utf8guard/run.sh on a Debian kernel of the matrix: the filesystem hook
 # suite with its btrfs, overlayfs, ocfs2 and bcachefs suites, the netfilter hook
 # suite, the TCP fuzzer's round (NF_FUZZ_SEED from the kernel command
-# line, if given), utf8guardctl's admin suite (the CLI
+# line, if given), the audit records' suite, utf8guardctl's admin suite (the CLI
 # and modules as make install put them), then the integration suite (which ends
 # by locking, pinning utf8guard.ko until reboot), then the fs hook's checks
 # under that lock.  After each, a line "utf8guard-suite: NAME exit STATUS"
@@ -36,6 +36,7 @@ run fs-bcachefs $tools/fs_bcachefs_test.sh $mods $tools
 run fs-held $tools/fs_lock_test.sh $mods $tools
 run nf $tools/nf_hook_test.sh $mods $tools
 run tcp-fuzz $tools/tcp_fuzz_test.sh $mods $tools
+run audit $tools/audit_test.sh $mods $tools
 run cli-admin $tools/cli_admin_test.sh $mods
 run integration $tools/integration_test.sh $mods $tools
 run fs-locked $tools/fs_hook_test.sh --after-lock $mods $tools

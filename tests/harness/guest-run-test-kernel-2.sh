@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # /utf8guard/run.sh of VM 2 on the TEST kernel (KASAN, lockdep, kmemleak),
 # which runs beside VM 1 (guest-run-test-kernel.sh): the netfilter hook
-# suite, its races, the TCP fuzzer's round, in check-long the fs hook's
+# suite, its races, the TCP fuzzer's round, the audit records' suite, in
+# check-long the fs hook's
 # stress on ext4 (fs_hook_test.sh --stress-only): 16 x FS_STRESS_ITER from
 # the kernel command line (vm-suite.sh: 10000 in check-long), then the
 # overlayfs suite.
@@ -29,6 +30,9 @@ timed nf-race
 # The TCP fuzzer's round, smaller: 60 sequences a family, 20 under pressure.
 NF_FUZZ_COUNT=60 sh /utf8guard/tools/tcp_fuzz_test.sh $mods /utf8guard/tools || status=1
 timed tcp-fuzz
+# The audit records (CONFIG_AUDIT in the test kernel's config).
+sh /utf8guard/tools/audit_test.sh $mods /utf8guard/tools || status=1
+timed audit
 # The fs stress on ext4 (320 s here) in check-long only (FS_STRESS_EXT4=0
 # from the kernel command line in make check): VM 1 runs it on tmpfs, and
 # the stock kernels on both.

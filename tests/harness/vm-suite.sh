@@ -117,6 +117,7 @@ prepare() {
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/fs_stress" "$top/tests/fs/fs_stress.c"
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/ovl_stall" "$top/tests/fs/ovl_stall.c"
 	"${guest_cc[@]}" -D_GNU_SOURCE -pthread -o "$out/holdlock" "$top/tests/fs/holdlock.c"
+	"${guest_cc[@]}" -o "$out/audit_listen" "$top/tests/module/audit_listen.c"
 	"$top/tests/net/build-net-tools.sh" "$out"
 
 	# The filesystems of the fs hook suite: an empty ext4 image
@@ -172,12 +173,13 @@ prepare() {
 	while IFS= read -r ko; do
 		files+=(--file "$ko:/utf8guard/modules/")
 	done < <(find "$mods" -name '*.ko' | sort)
-	for tool in guest_write fs_op fs_stress ovl_stall holdlock net_op; do
+	for tool in guest_write fs_op fs_stress ovl_stall holdlock net_op audit_listen; do
 		files+=(--file "$out/$tool:/utf8guard/tools/")
 	done
 	files+=(--file "$out/tcp_fuzz:/utf8guard/tools/")
 	files+=(--file "$top/tests/module/integration_test.sh:/utf8guard/tools/"
 		--file "$top/tests/module/cli_admin_test.sh:/utf8guard/tools/"
+		--file "$top/tests/module/audit_test.sh:/utf8guard/tools/"
 		--file "$top/tests/fs/fs_hook_test.sh:/utf8guard/tools/"
 		--file "$top/tests/fs/fs_btrfs_test.sh:/utf8guard/tools/"
 		--file "$top/tests/fs/fs_overlay_test.sh:/utf8guard/tools/"
