@@ -96,14 +96,20 @@ config-install:
 		fi; \
 	done
 
-# The unit names the installed program and configuration file.
+# The units name the installed program and configuration file:
+# utf8guard.service (boot), utf8guard-textfile.service and .timer (the
+# counters for prometheus-node-exporter).
+SYSTEMD_UNITS = utf8guard.service utf8guard-textfile.service utf8guard-textfile.timer
+
 systemd-install:
 	@mkdir -p $(DESTDIR)$(SYSTEMDUNITDIR)
-	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
-		packaging/utf8guard.service >$(DESTDIR)$(SYSTEMDUNITDIR)/utf8guard.service.tmp
-	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/utf8guard.service.tmp
-	mv -f $(DESTDIR)$(SYSTEMDUNITDIR)/utf8guard.service.tmp \
-		$(DESTDIR)$(SYSTEMDUNITDIR)/utf8guard.service
+	@set -e; for u in $(SYSTEMD_UNITS); do \
+		echo "install $(DESTDIR)$(SYSTEMDUNITDIR)/$$u"; \
+		sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+			packaging/$$u >$(DESTDIR)$(SYSTEMDUNITDIR)/$$u.tmp; \
+		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$u.tmp; \
+		mv -f $(DESTDIR)$(SYSTEMDUNITDIR)/$$u.tmp $(DESTDIR)$(SYSTEMDUNITDIR)/$$u; \
+	done
 
 userspace-install: cli-install man-install completion-install config-install systemd-install
 

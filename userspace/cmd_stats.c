@@ -10,13 +10,18 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "compiler.h"
 #include "utf8guard_policy.h"
 #include "commands.h"
 #include "counters.h"
+#include "escape.h"
 #include "json.h"
 #include "prometheus.h"
 #include "sysfs.h"
@@ -34,8 +39,11 @@ static void stats_usage(FILE *out)
 		"options:\n"
 		"  --json          one JSON object: {\"utf8guard\":{...},\"fs\":{...,\"mkdir\":{...}},...}\n"
 		"  --prometheus    Prometheus text format, e.g. for node_exporter's textfile\n"
-		"                  collector: utf8guardctl stats --prometheus > DIR/utf8guard.prom.$$ &&\n"
-		"                  mv DIR/utf8guard.prom.$$ DIR/utf8guard.prom\n"
+		"                  collector (utf8guard-textfile.timer writes it every minute)\n"
+		"  -o, --output FILE\n"
+		"                  with --prometheus: write FILE atomically (a temporary\n"
+		"                  file beside it, mode 0644, then renamed over it), so a\n"
+		"                  reader sees the old or the new counters, never half\n"
 		"  -h, --help      show this help\n"
 		"exit status: 0 ok, 2 utf8guard not loaded (text, JSON) or error\n",
 		sysfs_root());
@@ -201,7 +209,7 @@ static int prom_gauges(struct prom_set *set)
 	return err ? -ENOMEM : 0;
 }
 
-static int write_prometheus(void)
+static int write_prometheus(FILE *out)
 {
 	struct prom_state state = { .set = prom_new() };
 	int err;
@@ -215,8 +223,37 @@ static int write_prometheus(void)
 			err = state.err;
 	}
 	if (!err)
-		err = prom_write(state.set, stdout);
+		err = prom_write(state.set, out);
 	prom_free(state.set);
+	return err;
+}
+
+/* write_prometheus() into @path: a temporary file beside it, renamed. */
+static int write_prometheus_file(const char *path)
+{
+	char tmp[PATH_MAX];
+	FILE *out;
+	int fd, err;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	out = fdopen(fd, "w");
+	if (!out) {
+		err = -errno;
+		close(fd);
+		unlink(tmp);
+		return err;
+	}
+	err = fchmod(fd, 0644) < 0 ? -errno : write_prometheus(out);
+	if (fclose(out) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path) < 0)
+		err = -errno;
+	if (err)
+		unlink(tmp);
 	return err;
 }
 
@@ -225,15 +262,17 @@ int cmd_stats(int argc, char **argv)
 	static const struct option long_options[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "prometheus", no_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum stats_format format = FORMAT_TEXT;
 	struct json_state json = { 0 };
+	const char *output = NULL;
 	int opt, err;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:h", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:ho:", long_options, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 		case 'p':
@@ -244,6 +283,9 @@ int cmd_stats(int argc, char **argv)
 			}
 			format = opt == 'j' ? FORMAT_JSON : FORMAT_PROMETHEUS;
 			break;
+		case 'o':
+			output = optarg;
+			break;
 		case 'h':
 			stats_usage(stdout);
 			return EXIT_OK;
@@ -253,8 +295,26 @@ int cmd_stats(int argc, char **argv)
 	}
 	if (optind < argc)
 		return extra_argument_error("stats", argv[optind]);
+	if (output && format != FORMAT_PROMETHEUS) {
+		fputs("utf8guardctl stats: --output needs --prometheus\n", stderr);
+		return EXIT_ERROR;
+	}
+	if (output && !*output) {
+		fputs("utf8guardctl stats: --output needs a file name\n", stderr);
+		return EXIT_ERROR;
+	}
+	if (output) {
+		err = write_prometheus_file(output);
+		if (err) {
+			fputs("utf8guardctl stats: cannot write ", stderr);
+			escape_write_string(stderr, output);
+			fprintf(stderr, ": %s\n", strerror(-err));
+			return EXIT_ERROR;
+		}
+		return EXIT_OK;
+	}
 	if (format == FORMAT_PROMETHEUS) {
-		err = write_prometheus();
+		err = write_prometheus(stdout);
 	} else if (!sysfs_exists(NULL)) {
 		fprintf(stderr, "utf8guardctl stats: utf8guard is not loaded (no %s)\n",
 			sysfs_root());

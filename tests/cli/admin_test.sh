@@ -193,6 +193,32 @@ prom_samples=$(grep -vc '^#' <<<"$prom")
 expect_eq "prometheus: every sample parsed" "$prom_samples" "$(wc -l <<<"$parsed")"
 # Each family's HELP and TYPE once, before its samples (the format's rule).
 expect_eq "prometheus: each TYPE once" "" "$(grep '^# TYPE' <<<"$prom" | sort | uniq -d)"
+
+# --output: the same text, written beside and renamed over (utf8guard-textfile.service)
+textdir=$work/textfile
+mkdir -p "$textdir"
+expect_status "stats --prometheus --output FILE" 0 "$cli" stats --prometheus --output "$textdir/utf8guard.prom"
+expect_eq "--output: the text stdout gets" "$prom" "$(cat "$textdir/utf8guard.prom")"
+expect_eq "--output: mode 0644 whatever the umask" 644 "$(stat -c %a "$textdir/utf8guard.prom")"
+inode=$(stat -c %i "$textdir/utf8guard.prom")
+(umask 077 && "$cli" stats --prometheus -o "$textdir/utf8guard.prom")
+expect_eq "--output again: 0644 under umask 077" 644 "$(stat -c %a "$textdir/utf8guard.prom")"
+expect_eq "--output again: a new file renamed over the old, not written in place" 1 \
+	"$([ "$(stat -c %i "$textdir/utf8guard.prom")" != "$inode" ] && echo 1)"
+expect_eq "--output: no temporary file left" "utf8guard.prom" "$(ls -A "$textdir")"
+out=$("$cli" stats --json --output "$textdir/x.prom" 2>&1)
+expect_eq "--output without --prometheus: exit 2" 2 "$?"
+expect_match "--output without --prometheus: says so" "--output needs --prometheus" "$out"
+chmod 0555 "$textdir"
+before=$(cat "$textdir/utf8guard.prom")
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$cli" stats --prometheus \
+	--output "$textdir/utf8guard.prom" 2>&1)
+expect_eq "--output into a directory it cannot write: exit 2" 2 "$?"
+expect_match "--output: the error names the file and why" \
+	"cannot write .*textfile/utf8guard.prom: Permission denied" "$out"
+expect_eq "--output failed: the old file unchanged" "$before" "$(cat "$textdir/utf8guard.prom")"
+expect_eq "--output failed: no temporary file left" "utf8guard.prom" "$(ls -A "$textdir")"
+chmod 0755 "$textdir"
 expect_eq "prometheus: families contiguous" "" "$(grep -v '^#' <<<"$prom" | sed 's/[{ ].*//' | uniq | sort | uniq -d)"
 out=$(UTF8GUARD_SYSFS=$work/absent "$cli" stats --prometheus)
 expect_match "prometheus when not loaded: loaded 0" '^utf8guard_loaded\{module="utf8guard"\} 0$' "$(grep 'module="utf8guard"' <<<"$out")"

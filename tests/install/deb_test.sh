@@ -112,6 +112,8 @@ expect_eq "utf8guard: Recommends" utf8guard-dkms "$(field "$cli_deb" Recommends)
 expect_eq "utf8guard: files (path mode), exactly" "$(sort <<'EOF'
 etc/modprobe.d/utf8guard.conf 0644
 etc/utf8guard.conf 0644
+lib/systemd/system/utf8guard-textfile.service 0644
+lib/systemd/system/utf8guard-textfile.timer 0644
 lib/systemd/system/utf8guard.service 0644
 usr/sbin/utf8guardctl 0755
 usr/share/bash-completion/completions/utf8guardctl 0644
@@ -165,7 +167,13 @@ scripts=$(cat "$ctl"/preinst "$ctl"/postinst "$ctl"/prerm "$ctl"/postrm 2>/dev/n
 expect_match "utf8guard: postinst keeps the admin's choice (dh_installsystemd --no-enable)" \
 	"deb-systemd-helper debian-installed 'utf8guard.service'" "$scripts"
 expect_no_match "utf8guard: no maintainer script starts or stops the unit" \
-	'deb-systemd-invoke|systemctl .*(start|stop)' "$scripts"
+	"(deb-systemd-invoke|systemctl) .*utf8guard\\.service" "$scripts"
+expect_match "utf8guard: postinst enables the textfile timer" \
+	"deb-systemd-helper enable 'utf8guard-textfile.timer'" "$scripts"
+expect_match "utf8guard: postinst starts the textfile timer" \
+	"deb-systemd-invoke .*'utf8guard-textfile.timer'" "$scripts"
+expect_match "utf8guard: postrm removes the counters it wrote for node_exporter" \
+	'rm -f /var/lib/prometheus/node-exporter/utf8guard.prom' "$scripts"
 expect_match "utf8guard: postrm disables the unit on purge" \
 	"deb-systemd-helper purge 'utf8guard.service'" "$scripts"
 

@@ -74,6 +74,8 @@ expected_listing() {
 		echo "lib/modules/$release/extra/utf8guard_fs.ko 0644"
 		echo "lib/modules/$release/extra/utf8guard_nf.ko 0644"
 		echo "$p/lib/systemd/system/utf8guard.service 0644"
+		echo "$p/lib/systemd/system/utf8guard-textfile.service 0644"
+		echo "$p/lib/systemd/system/utf8guard-textfile.timer 0644"
 		echo "$p/sbin/utf8guardctl 0755"
 		echo "$p/share/bash-completion/completions/utf8guardctl 0644"
 		echo "$p/share/doc/utf8guard/examples/modprobe.d/utf8guard.conf 0644"
@@ -123,6 +125,12 @@ check_install() {
 		"ExecStart=$prefix/sbin/utf8guardctl load --fs
 ExecStart=$prefix/sbin/utf8guardctl apply /etc/utf8guard.conf" \
 		"$(grep '^ExecStart=' "$unit")"
+	unit=$root/$p/lib/systemd/system/utf8guard-textfile.service
+	expect_eq "PREFIX=$prefix: textfile unit: ExecStart runs the installed CLI" \
+		"ExecStart=$prefix/sbin/utf8guardctl stats --prometheus --output /var/lib/prometheus/node-exporter/utf8guard.prom" \
+		"$(grep '^ExecStart=' "$unit")"
+	same "PREFIX=$prefix: textfile timer" "$tree/packaging/utf8guard-textfile.timer" \
+		"$root/$p/lib/systemd/system/utf8guard-textfile.timer"
 }
 
 # --- make install, PREFIX=/usr/local (the default) --------------------
@@ -266,9 +274,11 @@ expect_eq "completion: 'utf8guardctl check --policy strict,p'" strict,path-trick
 expect_eq "completion: 'utf8guardctl check --policy strict,path-tricks,': no class twice" \
 	"$(words $classes | grep -vx -e strict -e path-tricks | sed 's/^/strict,path-tricks,/')" \
 	"$(bash_complete utf8guardctl check --policy strict,path-tricks,)"
-expect_eq "completion: 'utf8guardctl stats --'" "$(words --json --prometheus --help)" \
+expect_eq "completion: 'utf8guardctl stats --'" "$(words --json --prometheus --output --help)" \
 	"$(bash_complete utf8guardctl stats --)"
 mkdir -p "$work/compl/dir-a" && touch "$work/compl/file-b"
+expect_eq "completion: 'utf8guardctl stats --prometheus --output FILE' offers files" \
+	"$work/compl/file-b" "$(bash_complete utf8guardctl stats --prometheus --output "$work/compl/file")"
 expect_eq "completion: 'utf8guardctl scan DIR' offers directories only" "$work/compl/dir-a" \
 	"$(bash_complete utf8guardctl scan "$work/compl/")"
 # Every key: in the completion (above), the man page, the example config.
@@ -358,6 +368,16 @@ if command -v systemd-analyze >/dev/null; then
 		"0:" "$?:$out"
 else
 	fail "systemd-analyze available (package systemd)" "the unit was not verified"
+fi
+# The textfile service and its timer, the same way.
+if command -v systemd-analyze >/dev/null; then
+	sed "s|=/usr/local/sbin/utf8guardctl|=$local_root/usr/local/sbin/utf8guardctl|" \
+		"${unit%/*}/utf8guard-textfile.service" >"$work/unit/utf8guard-textfile.service"
+	cp "${unit%/*}/utf8guard-textfile.timer" "$work/unit/"
+	out=$(MANPATH=$local_root/usr/local/share/man systemd-analyze verify \
+		"$work/unit/utf8guard-textfile.service" "$work/unit/utf8guard-textfile.timer" 2>&1)
+	expect_eq "systemd-analyze verify utf8guard-textfile.service and .timer: exit status and output" \
+		"0:" "$?:$out"
 fi
 # Ordered after nothing that comes after the sysinit phase: with After=
 # alone, no unit pulls them in, so verify would not see the cycle.
