@@ -17,11 +17,13 @@
  *		AUDIT_NETFILTER_PKT, as xt_AUDIT's, with no task: the task
  *		running the softirq has nothing to do with the packet
  *
- * The fields are the log line's: op, reason, offset, the bad bytes and
- * up to 4 bytes of context on each side in hex (bad, before, after),
- * path_trick, then the name (hex, as the kernel writes an untrusted
- * string; ausearch -i decodes it) or the addresses and ports, mode and
- * res.
+ * The fields are the log line's: first what was done, as AppArmor's
+ * records say it (utf8guard=refused, dropped or audited: "mode" would be
+ * read as a file mode by ausearch -i), then op, reason, offset, the bad
+ * bytes and up to 4 bytes of context on each side in hex (bad, before,
+ * after), path_trick, then the name (hex, as the kernel writes an
+ * untrusted string; ausearch -i decodes it) or the addresses and ports,
+ * and res (0 refused or dropped, 1 let through in mode audit).
  *
  * A record cannot be started where allocating is not allowed: in NMI
  * context (a probe that hit through int3) or with preemption disabled on
@@ -199,12 +201,13 @@ static void record_task(struct record *rec)
 			 strnlen(current->comm, TASK_COMM_LEN));
 }
 
-static void record_finding(struct record *rec, const char *operation,
+static void record_finding(struct record *rec, const char *verdict,
+			   const char *operation,
 			   const struct utf8guard_report *report, u64 offset,
 			   const u8 *window, size_t before, size_t after)
 {
-	record_add(rec, "op=%s reason=%s offset=%llu", operation,
-		   utf8guard_reason_name(report->reason), offset);
+	record_add(rec, "utf8guard=%s op=%s reason=%s offset=%llu", verdict,
+		   operation, utf8guard_reason_name(report->reason), offset);
 	if (window) {
 		record_field_hex(rec, "bad", window + before, report->length);
 		record_field_hex(rec, "before", window, before);
@@ -214,11 +217,15 @@ static void record_finding(struct record *rec, const char *operation,
 	record_add(rec, " path_trick=%d", report->path_trick);
 }
 
-static void record_verdict(struct record *rec,
-			   const struct utf8guard_policy *policy)
+static bool enforced(const struct utf8guard_policy *policy)
 {
-	record_add(rec, " mode=%s res=%d", utf8guard_mode_name(policy->mode),
-		   policy->mode != UTF8GUARD_MODE_ENFORCE);
+	return policy->mode == UTF8GUARD_MODE_ENFORCE;
+}
+
+static void record_result(struct record *rec,
+			  const struct utf8guard_policy *policy)
+{
+	record_add(rec, " res=%d", !enforced(policy));
 }
 
 /**
@@ -245,7 +252,8 @@ void audit_record_name(const struct utf8guard_policy *policy,
 		before = min_t(size_t, start, UTF8GUARD_CONTEXT_BYTES);
 		after = min_t(size_t, len - end, UTF8GUARD_CONTEXT_BYTES);
 	}
-	record_finding(&rec, operation, report, report->offset,
+	record_finding(&rec, enforced(policy) ? "refused" : "audited",
+		       operation, report, report->offset,
 		       bytes && end <= len ? bytes + start - before : NULL,
 		       before, after);
 	if (bytes) {
@@ -253,7 +261,7 @@ void audit_record_name(const struct utf8guard_policy *policy,
 				 min_t(size_t, len, RECORD_NAME_MAX));
 		record_add(&rec, " name_len=%zu", len);
 	}
-	record_verdict(&rec, policy);
+	record_result(&rec, policy);
 	record_task(&rec);
 	record_end(&rec);
 }
@@ -280,7 +288,8 @@ void utf8guard_audit_packet(const struct utf8guard_policy *policy,
 		return;
 	if (!record_begin(&rec, AUDIT_NETFILTER_PKT, false))
 		return;
-	record_finding(&rec, packet->operation, report, packet->offset,
+	record_finding(&rec, enforced(policy) ? "dropped" : "audited",
+		       packet->operation, report, packet->offset,
 		       packet->window, packet->before, packet->after);
 	if (packet->continued)
 		record_add(&rec, " continued=1");
@@ -294,7 +303,7 @@ void utf8guard_audit_packet(const struct utf8guard_policy *policy,
 			   packet->protocol, packet->saddr,
 			   ntohs(packet->sport), packet->daddr,
 			   ntohs(packet->dport));
-	record_verdict(&rec, policy);
+	record_result(&rec, policy);
 	record_end(&rec);
 }
 EXPORT_SYMBOL_GPL(utf8guard_audit_packet);

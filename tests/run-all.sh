@@ -83,7 +83,7 @@ done
 # threads while DKMS builds).
 SUITE_TABLE+=(
 	"guest-deploy|200|tests/guest/guest-suite.sh deploy|Debian guest: apt install (DKMS builds there), boot with the unit, upgrade, purge"
-	"guest-servers|150|tests/guest/guest-suite.sh servers|Debian guest: knfsd (NFSv3, NFSv4.2) and smbd to the kernel's clients; tar, rsync, git; curl, logger"
+	"guest-servers|150|tests/guest/guest-suite.sh servers|Debian guest: knfsd (NFSv3, NFSv4.2) and smbd to the kernel's clients; tar, rsync, git; curl, logger; auditd, node_exporter"
 )
 SUITE_TABLE+=(
 	"core|120|make -s -f tests/core/Makefile.inc core-check CORE_FUZZ_SHORT=$fuzz_seconds CORE_EXHAUSTIVE_LEADS=$leads CORE_PATH_LEADS=${path_leads// /,}|core: tables, exhaustive (4-byte strings: leads ${leads:-all}; vector paths: $path_leads), block boundaries, oracle, Kuhn, fuzz ($fuzz_seconds s)"

@@ -17,7 +17,8 @@
 #      host from the same tree): DKMS rebuilds, the admin's edited
 #      conffiles stay.  Reboot.
 #   3  V.1 is loaded and enforcing.  apt purge both packages: modules,
-#      unit, DKMS tree and conffiles are gone.  Reboot.
+#      units, DKMS tree, conffiles and the counters written for
+#      node_exporter are gone.  Reboot.
 #   4  Nothing of utf8guard is loaded or left.
 # SHARE holds debs/1 (V) and debs/2 (V.1).  Exits 100 after stages 1-3
 # (reboot for the next), 0 after 4, 1 on a failure.
@@ -71,6 +72,8 @@ stage1() {
 	expect_eq "the unit is installed, not enabled" disabled \
 		"$(systemctl is-enabled utf8guard.service 2>&1)"
 	expect_eq "the unit is not started" inactive "$(systemctl is-active utf8guard.service 2>&1)"
+	expect_eq "utf8guard-textfile.timer enabled and started" enabled/active \
+		"$(systemctl is-enabled utf8guard-textfile.timer 2>&1)/$(systemctl is-active utf8guard-textfile.timer 2>&1)"
 	expect_match "utf8guardctl from the package" "^/usr/sbin/utf8guardctl$" "$(command -v utf8guardctl)"
 	expect_match "both files in /etc are conffiles" \
 		"/etc/modprobe.d/utf8guard.conf .*"$'\n'".*/etc/utf8guard.conf |/etc/utf8guard.conf .*"$'\n'".*/etc/modprobe.d/utf8guard.conf " \
@@ -162,14 +165,22 @@ stage2() {
 
 stage3() {
 	check_booted "$v2"
+	# The counters for node_exporter, there to be removed by the purge.
+	expect_status "utf8guard-textfile.service writes the counters" 0 \
+		systemctl start utf8guard-textfile.service
+	expect_match "utf8guard.prom says the modules are loaded" \
+		'^utf8guard_loaded\{module="utf8guard"\} 1$' \
+		"$(cat /var/lib/prometheus/node-exporter/utf8guard.prom 2>&1)"
 	expect_apt "apt purge utf8guard utf8guard-dkms" purge utf8guard utf8guard-dkms
 	expect_eq "dpkg knows neither package" "" \
 		"$(dpkg-query -W -f='${db:Status-Abbrev}${Package}\n' 'utf8guard*' 2>/dev/null | grep -v '^un' || true)"
 	expect_eq "no module file left in /lib/modules" "" \
 		"$(find /lib/modules -name 'utf8guard*' 2>/dev/null)"
 	expect_eq "no DKMS tree left" "" "$(ls -d /var/lib/dkms/utf8guard /usr/src/utf8guard-* 2>/dev/null)"
-	expect_eq "no unit file left" "" \
-		"$(find /lib/systemd /etc/systemd -name 'utf8guard.service' 2>/dev/null)"
+	expect_eq "no unit file or timer link left" "" \
+		"$(find /lib/systemd /etc/systemd \( -name utf8guard.service -o -name 'utf8guard-textfile.*' \) 2>/dev/null)"
+	expect_eq "no counters left for node_exporter" "" \
+		"$(ls /var/lib/prometheus/node-exporter/ | grep utf8guard)"
 	expect_eq "no conffile left" "" "$(ls /etc/utf8guard.conf /etc/modprobe.d/utf8guard.conf 2>/dev/null)"
 	expect_failure "utf8guardctl gone" command -v utf8guardctl
 	expect_failure "modprobe finds no utf8guard" modprobe -n utf8guard
@@ -181,7 +192,7 @@ stage4() {
 	expect_eq "after the reboot nothing of utf8guard is loaded" "" "$(loaded_modules)"
 	expect_eq "no /sys/module/utf8guard" "" "$(ls -d /sys/module/utf8guard* 2>/dev/null)"
 	expect_eq "systemd knows no utf8guard unit" "" \
-		"$(systemctl list-unit-files utf8guard.service --no-legend 2>/dev/null)"
+		"$(systemctl list-unit-files utf8guard.service 'utf8guard-textfile.*' --no-legend 2>/dev/null)"
 	expect_eq "systemctl --failed: none" "" "$(systemctl --failed --no-legend 2>/dev/null)"
 	finish_tests
 }

@@ -32,6 +32,11 @@
 # (the path-trick request reset at once, never seen by the server; a
 # UTF-8 one served), logger to a UDP syslog receiver (the ill-formed
 # message dropped, the good ones delivered).
+#
+# Where security and operations teams look: auditd runs throughout, and
+# at the end ausearch finds one audit record per refusal (the servers',
+# the clients', the network hook's); prometheus-node-exporter serves the
+# counters utf8guard-textfile.service wrote.
 set -uo pipefail
 
 stage=$1 share=$2
@@ -157,6 +162,15 @@ fi
 expect_status "fs/fstypes: ext4 only (the clients' filesystems are not judged here)" 0 \
 	utf8guardctl set fs.fstypes ext4
 echo "# $(utf8guardctl status | head -n 1)"
+
+# Debian's auditd, with its default rules (none but the backlog): every
+# refusal from here on should become one audit record.
+expect_status "auditd started" 0 systemctl start auditd
+for _ in $(seq 50); do
+	auditctl -s 2>/dev/null | grep -q '^pid [1-9]' && break
+	sleep 0.2
+done
+expect_match "auditd registered, auditing enabled" "enabled 1" "$(auditctl -s 2>&1)"
 
 # --- knfsd ---------------------------------------------------------------
 {
@@ -319,5 +333,60 @@ echo "# syslog receiver got: $got"
 expect_match "logger: the good message delivered" "good message café" "$got"
 expect_match "logger: the one after it delivered" "last good message" "$got"
 expect_no_match "logger: the ill-formed message dropped" "bad message" "$got"
+
+# --- where security teams look: the audit records ----------------------------
+sleep 1
+raw=$(ausearch -m ANOM_CREAT --raw 2>&1)
+expect_eq "ausearch: one ANOM_CREAT record per refused or audited name" \
+	$(($(cat $sys/fs/stats/rejected) + $(cat $sys/fs/stats/audited))) \
+	"$(grep -c '^type=ANOM_CREAT ' <<<"$raw")"
+expect_match "ausearch: knfsd's refusal of the path trick, its thread named" \
+	'utf8guard=refused op=create reason=overlong offset=0 bad=C0 after=AE2E path_trick=1 name=C0AE2E name_len=3 res=0 .* comm="nfsd"' \
+	"$raw"
+expect_match "ausearch: smbd's refusal of the bidi name" \
+	'utf8guard=refused op=[a-z]+ reason=bidi offset=4 bad=E280AE .* res=0 .* comm="smbd' "$raw"
+expect_match "ausearch: tar's refusal, with its executable" \
+	'utf8guard=refused op=create reason=truncated offset=4 bad=E9 before=6261642D after=2E747874 path_trick=0 name=6261642DE92E747874 .* comm="tar" exe="/usr/bin/tar"' \
+	"$raw"
+# (ausearch -i shows the raw bytes: matched as bytes, not characters)
+decoded=$(ausearch -m ANOM_CREAT -i -c tar 2>&1)
+expect_match "ausearch -i decodes the name" 'name=bad-' "$decoded"
+expect_no_match "ausearch -i: no hex name left" 'name=6261642DE9' "$decoded"
+expect_match "ausearch -i: utf8guard=refused, read as a word" 'type=ANOM_CREAT .* : utf8guard=refused op=create ' "$decoded"
+raw=$(ausearch -m NETFILTER_PKT --raw 2>&1)
+expect_eq "ausearch: one NETFILTER_PKT record per dropped packet" \
+	$(($(cat $sys/net/stats/dropped) + $(cat $sys/net/stats/audited))) \
+	"$(grep -c '^type=NETFILTER_PKT ' <<<"$raw")"
+expect_match "ausearch: the dropped syslog datagram" \
+	'utf8guard=dropped op=udp reason=overlong offset=[0-9]+ bad=C0 .* proto=17 saddr=127\.0\.0\.1 sport=[0-9]+ daddr=127\.0\.0\.1 dport=5140 res=0' \
+	"$raw"
+expect_match "ausearch: the reset HTTP request" \
+	'utf8guard=dropped op=tcp reason=overlong .* proto=6 saddr=127\.0\.0\.1 sport=[0-9]+ daddr=127\.0\.0\.1 dport=8080 res=0' \
+	"$raw"
+expect_eq "no audit record lost on the way (stats/audit_missed)" 0 "$(cat $sys/stats/audit_missed)"
+expect_match "auditd lost none either" '^lost 0$' "$(auditctl -s 2>&1)"
+
+# --- where operations teams look: node_exporter's textfile collector ---------
+prom=/var/lib/prometheus/node-exporter/utf8guard.prom
+expect_eq "utf8guard-textfile.timer enabled by the package" enabled \
+	"$(systemctl is-enabled utf8guard-textfile.timer 2>&1)"
+expect_eq "utf8guard-textfile.timer active" active "$(systemctl is-active utf8guard-textfile.timer 2>&1)"
+expect_status "prometheus-node-exporter started" 0 systemctl start prometheus-node-exporter
+expect_status "utf8guard-textfile.service runs" 0 systemctl start utf8guard-textfile.service
+expect_eq "the textfile written, mode 0644" 644 "$(stat -c %a $prom 2>&1)"
+metrics=
+for _ in $(seq 50); do
+	metrics=$(curl -s http://localhost:9100/metrics) && [ -n "$metrics" ] && break
+	sleep 0.2
+done
+expect_match "curl localhost:9100/metrics: utf8guard_fs loaded" \
+	'^utf8guard_loaded\{module="utf8guard_fs"\} 1$' "$metrics"
+expect_match "curl localhost:9100/metrics: fs refusals, as sysfs counts them" \
+	"^utf8guard_fs_rejected_total $(cat $sys/fs/stats/rejected)\$" "$metrics"
+expect_match "curl localhost:9100/metrics: net drops, as sysfs counts them" \
+	"^utf8guard_net_dropped_total $(cat $sys/net/stats/dropped)\$" "$metrics"
+expect_match "node_exporter read the textfile without error" \
+	'^node_textfile_scrape_error 0$' "$metrics"
+echo "# $(grep -c '^utf8guard_' <<<"$metrics") utf8guard_* samples in /metrics"
 
 finish_tests

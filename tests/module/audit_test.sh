@@ -5,11 +5,11 @@
 # stands in for auditd (it enables auditing and takes the records).
 #   - a name refused by utf8guard_fs: one AUDIT_ANOM_CREAT (1703) record
 #     with the log line's fields (op, reason, offset, bad, before, after,
-#     path_trick), the name in hex, mode enforce, res=0, and the task: from
+#     path_trick), the name in hex, utf8guard=refused, res=0, and the task: from
 #     audit_log_task_info() (comm="fs_op" exe=...) where a record can be
 #     started in the probe, else (PREEMPT_RT: preemption is off in a
 #     kprobe handler) deferred, with pid, uid, auid, ses and comm in hex;
-#   - a symlink target in mode audit: res=1, the name in hex;
+#   - a symlink target in mode audit: utf8guard=audited, res=1;
 #   - a datagram dropped by utf8guard_nf: one AUDIT_NETFILTER_PKT (1324)
 #     record with addresses, ports and the bad bytes; audited: res=1;
 #   - good names and good datagrams: no record; auditing disabled: no
@@ -86,8 +86,8 @@ expect_eq "mkdir 2F C0 AE 2E 2F's component c0ae2e refused" EILSEQ \
 	"$("$fsop" mkdir "$dir" c0ae2e)"
 r=$(records_of 1703)
 expect_eq "one ANOM_CREAT record for the refusal" 1 "$(printf '%s\n' "$r" | grep -c .)"
-expect_match "its fields: the log line's, the name, enforce, res=0" \
-	'^type=1703 audit\([0-9.]+:[0-9]+\): op=mkdir reason=overlong offset=0 bad=C0 after=AE2E path_trick=1 name=C0AE2E name_len=3 mode=enforce res=0 ' "$r"
+expect_match "its fields: refused, the log line's, the name, res=0" \
+	'^type=1703 audit\([0-9.]+:[0-9]+\): utf8guard=refused op=mkdir reason=overlong offset=0 bad=C0 after=AE2E path_trick=1 name=C0AE2E name_len=3 res=0 ' "$r"
 expect_match "its task fields, $how" "$task" "$r"
 log=$(dmesg | grep 'refused mkdir' | tail -n 1)
 expect_match "the log line says the same" 'overlong at offset 0: \[c0\] ae 2e \(path trick\)' "$log"
@@ -95,7 +95,7 @@ expect_match "the log line says the same" 'overlong at offset 0: \[c0\] ae 2e \(
 # context on both sides: caf<E9>!, Latin-1
 expect_eq "create caf E9 21 refused" EILSEQ "$("$fsop" create "$dir" 636166e921)"
 expect_match "context before and after the bad byte" \
-	'op=create reason=truncated offset=3 bad=E9 before=636166 after=21 path_trick=0 name=636166E921 name_len=5 mode=enforce res=0' \
+	'utf8guard=refused op=create reason=truncated offset=3 bad=E9 before=636166 after=21 path_trick=0 name=636166E921 name_len=5 res=0' \
 	"$(records_of 1703)"
 
 # --- good names: no record ----------------------------------------------------
@@ -108,8 +108,8 @@ expect_eq "no record for good names" "$n0" "$(records_of 1703 | grep -c .)"
 set_file $sys/mode audit
 expect_eq "audit: symlink with an overlong target made" ok \
 	"$("$fsop" symlink "$dir" 6c696e6b 2e2ec0af6574632f706173737764)"
-expect_match "audit: the record says mode audit, res=1" \
-	'op=symlink-target reason=overlong offset=2 bad=C0 before=2E2E after=AF657463 path_trick=1 name=2E2EC0AF6574632F706173737764 name_len=14 mode=audit res=1' \
+expect_match "audit: the record says audited, res=1" \
+	'utf8guard=audited op=symlink-target reason=overlong offset=2 bad=C0 before=2E2E after=AF657463 path_trick=1 name=2E2EC0AF6574632F706173737764 name_len=14 res=1' \
 	"$(records_of 1703)"
 set_file $sys/mode enforce
 
@@ -137,18 +137,18 @@ expect_eq "a datagram with C0 AE dropped" dropped \
 r=$(records_of 1324)
 expect_eq "one NETFILTER_PKT record for it" 1 "$(printf '%s\n' "$r" | grep -c .)"
 expect_match "its fields: the log line's, addresses and ports, res=0" \
-	'^type=1324 audit\([0-9.]+:[0-9]+\): op=udp reason=overlong offset=1 bad=C0 before=2F after=AE2E2F path_trick=1 proto=17 saddr=127\.0\.0\.1 sport=[0-9]+ daddr=127\.0\.0\.1 dport=5140 mode=enforce res=0$' \
+	'^type=1324 audit\([0-9.]+:[0-9]+\): utf8guard=dropped op=udp reason=overlong offset=1 bad=C0 before=2F after=AE2E2F path_trick=1 proto=17 saddr=127\.0\.0\.1 sport=[0-9]+ daddr=127\.0\.0\.1 dport=5140 res=0$' \
 	"$r"
 expect_eq "a good datagram arrives" ok "$("$net_op" udp 127.0.0.1 5140 e697a5)"
 expect_eq "no record for it" 1 "$(records_of 1324 | grep -c .)"
 expect_eq "IPv6: C0 AE dropped" dropped "$("$net_op" udp ::1 5140 c0ae)"
 expect_match "IPv6 addresses in the record" \
-	'op=udp reason=overlong offset=0 bad=C0 after=AE path_trick=1 proto=17 saddr=::1 sport=[0-9]+ daddr=::1 dport=5140 mode=enforce res=0$' \
+	'utf8guard=dropped op=udp reason=overlong offset=0 bad=C0 after=AE path_trick=1 proto=17 saddr=::1 sport=[0-9]+ daddr=::1 dport=5140 res=0$' \
 	"$(records_of 1324)"
 set_file $sys/mode audit
 expect_eq "audit: the datagram arrives" ok "$("$net_op" udp 127.0.0.1 5140 41c181)"
 expect_match "audit: its record says res=1" \
-	'op=udp reason=overlong offset=1 bad=C1 before=41 after=81 path_trick=1 proto=17 .* mode=audit res=1$' \
+	'utf8guard=audited op=udp reason=overlong offset=1 bad=C1 before=41 after=81 path_trick=1 proto=17 .* res=1$' \
 	"$(records_of 1324)"
 set_file $sys/mode enforce
 
