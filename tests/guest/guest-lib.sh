@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # guest-lib.sh - helpers of the Debian guest's suites (deploy_test.sh,
-# servers_test.sh), sourced after assert.sh; copied into the share by
-# guest-suite.sh.
+# servers_test.sh, ksmbd_test.sh), sourced after assert.sh; copied into
+# the share by guest-suite.sh.
 # shellcheck shell=bash
 
 # bytes HEX: the bytes a hex string spells
@@ -24,7 +24,7 @@ expect_apt() {
 	expect_eq "$name (exit status)" 0 "$rc"
 }
 
-# --- file servers (servers_test.sh) ----------------------------------------
+# --- file servers (servers_test.sh, ksmbd_test.sh) -------------------------
 # Each server serves an ext4 export to the kernel's own client over
 # loopback, with the admin guide's file-server profile in enforce.
 

@@ -12,8 +12,8 @@
 # the client side: every verdict below is the server's.
 #
 #   knfsd, NFSv3 and NFSv4.2 (nfs-kernel-server), the kernel NFS client;
-#   Samba's smbd, the kernel cifs client.  (ksmbd: not on this kernel,
-#   see below.)
+#   Samba's smbd, the kernel cifs client.  (ksmbd: suite guest-ksmbd,
+#   ksmbd_test.sh, on the 6.12 kernel: 6.1's does not run.)
 #
 # For each, guest-lib.sh's exercise: the path trick C0 AE 2E, the
 # overlong C1 81, Latin-1 caf E9 and a bidi name (U+202E) fail with an
@@ -64,18 +64,8 @@ exercise "NFSv4.2" /mnt/nfs4 "$export_root/nfs4" nfsd nfs
 umount /mnt/nfs4
 systemctl stop nfs-server
 
-# --- SMB: a user for both servers ------------------------------------------
-smb_user "$export_root/smbd"
-
-# --- ksmbd: not run ----------------------------------------------------------
-# Debian's 6.1.192 ksmbd serves neither Debian's ksmbd-tools: with
-# bookworm's 3.4.7 every tree connect fails (BAD_NETWORK_NAME, IPC$
-# included); with bookworm-backports' 3.5.2 the first request after the
-# session setup oopses in smb2_open() (opinfo_put, NULL), with or without
-# utf8guard loaded, from the kernel's cifs client and from smbclient.
-# The guest's 6.1 kernel cannot run it; see the admin guide.
-
 # --- Samba's smbd ------------------------------------------------------------
+smb_user "$export_root/smbd"
 cat >>/etc/samba/smb.conf <<EOF
 [export]
 	path = $export_root/smbd
