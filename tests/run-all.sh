@@ -79,11 +79,12 @@ for kernel in $kernels; do
 	SUITE_TABLE+=("vm-stock-$kernel|60|tests/harness/vm-suite.sh stock $kernel|Debian $kernel kernel: build, fs hook, nf hook, utf8guardctl, integration")
 done
 # The Debian guest (tests/guest/): systemd, apt, DKMS and real servers on
-# the stock 6.1 kernel; two vCPUs on multi-threaded TCG (200: two host
-# threads while DKMS builds).
+# the stock 6.1 kernel (ksmbd on 6.12: 6.1's does not run); two vCPUs on
+# multi-threaded TCG (200: two host threads while DKMS builds).
 SUITE_TABLE+=(
 	"guest-deploy|200|tests/guest/guest-suite.sh deploy|Debian guest: apt install (DKMS builds there), boot with the unit, upgrade, purge"
 	"guest-servers|150|tests/guest/guest-suite.sh servers|Debian guest: knfsd (NFSv3, NFSv4.2) and smbd to the kernel's clients; tar, rsync, git; curl, logger; auditd, node_exporter"
+	"guest-ksmbd|150|tests/guest/guest-suite.sh ksmbd|Debian guest, 6.12 kernel: ksmbd (ksmbd-tools from backports) to the kernel's cifs client and smbclient"
 )
 SUITE_TABLE+=(
 	"core|120|make -s -f tests/core/Makefile.inc core-check CORE_FUZZ_SHORT=$fuzz_seconds CORE_EXHAUSTIVE_LEADS=$leads CORE_PATH_LEADS=${path_leads// /,}|core: tables, exhaustive (4-byte strings: leads ${leads:-all}; vector paths: $path_leads), block boundaries, oracle, Kuhn, fuzz ($fuzz_seconds s)"

@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # debian-image.sh - the Debian guest: a bookworm root filesystem built by
-# mmdebstrap from Debian's packages, with systemd as init, the stock
-# kernel of the matrix row 6.1 (image, modules and headers, so that DKMS
-# builds inside the guest), and the servers and clients the deployment
-# suites use (tests/guest/).  Built once and cached like the test kernel:
+# mmdebstrap from Debian's packages, with systemd as init, a stock kernel
+# of the matrix (image, modules and headers, so that DKMS builds inside
+# the guest), and the servers and clients the deployment suites use
+# (tests/guest/).  Two variants:
+#
+#   servers  (the default) the matrix row 6.1; knfsd, Samba, the clients
+#            and the real clients of guest-deploy and guest-servers
+#   ksmbd    the matrix row 6.12 (Debian's 6.1 ksmbd serves neither of
+#            Debian's ksmbd-tools: see the admin guide); ksmbd-tools from
+#            bookworm-backports, the cifs client and smbclient; no Samba
+#            (ksmbd-tools conflicts with it)
+#
+# Built once and cached like the test kernel:
 #
 #   $UTF8GUARD_CACHE/debian-guest-<key>/
 #       base.qcow2     the root filesystem (ext4 on the whole disk,
@@ -14,10 +23,11 @@
 #       initrd.img     qemu -kernel/-initrd, root=/dev/vda)
 #       release        the kernel release (uname -r in the guest)
 #
-# <key> = first 16 hex of sha256(this script, the guest's boot stub,
-# the package list, the kernel row): any change to what goes into the
-# image builds a new one.  The directory exists only once complete (built
-# as *.tmp.* and renamed); builds are serialised by debian-guest.lock.
+# <key> = first 16 hex of sha256(this script, the guest's boot stub, the
+# variant, its package list, its kernel row): any change to what goes
+# into an image builds a new one.  The directory exists only once
+# complete (built as *.tmp.* and renamed); builds of every variant are
+# serialised by debian-guest.lock.
 #
 # The image holds one project file of its own, the boot stub
 # (guest-boot-stub.sh, run by utf8guard-guest.service after
@@ -25,44 +35,105 @@
 # (tag utf8guard) and runs its boot.sh, so that the tests themselves come
 # from the tree under test, not from the cached image.
 #
-# Usage: debian-image.sh            build if needed; print the directory
-#        debian-image.sh --key      print the key only
+# Usage: debian-image.sh [--variant servers|ksmbd]
+#                                   build if needed; print the directory
+#        debian-image.sh [--variant servers|ksmbd] --key
+#                                   print the key only
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 cache=${UTF8GUARD_CACHE:-/var/cache/utf8guard}
-release=$("$top/tests/vm/stock-kernel.sh" --kernel 6.1 --version)
+
+usage() {
+	echo "usage: $0 [--variant servers|ksmbd] [--key]" >&2
+	exit 2
+}
+variant=servers
+want_key=
+while (($#)); do
+	case $1 in
+	--variant)
+		(($# >= 2)) || usage
+		variant=$2
+		shift
+		;;
+	--key) want_key=1 ;;
+	*) usage ;;
+	esac
+	shift
+done
+
+mirror=http://deb.debian.org/debian
+security=http://deb.debian.org/debian-security
+SOURCES=(
+	"deb $mirror bookworm main"
+	"deb $mirror bookworm-updates main"
+	"deb $security bookworm-security main"
+)
+case $variant in
+servers) row=6.1 ;;
+ksmbd)
+	row=6.12
+	SOURCES+=("deb $mirror bookworm-backports main")
+	;;
+*) usage ;;
+esac
+# The row's image and headers packages (kernels.conf: the 6.12 ones come
+# from bookworm-security or bookworm-backports) and its release.
+read -r release image_pkg headers_pkg < <(awk -v n="$row" '$1 == n { print $3, $4, $5 }' \
+	"$top/tests/vm/kernels.conf")
+[[ -n "${headers_pkg:-}" ]] || {
+	echo "debian-image: no row $row in tests/vm/kernels.conf" >&2
+	exit 1
+}
 
 # What the deployment suites need, by what for.  Changing this list
 # changes the key: the next run builds a new image.
 PACKAGES=(
 	# boot: systemd as init, the kernel, a login for debugging by hand
-	systemd-sysv udev kmod "linux-image-$release" initramfs-tools procps
+	systemd-sysv udev kmod "$image_pkg" initramfs-tools procps
 	# DKMS inside the guest: apt install of utf8guard-dkms builds there
-	dkms "linux-headers-$release" build-essential libkmod2
-	# file servers and their clients, over loopback (ksmbd: see
-	# servers_test.sh)
-	nfs-kernel-server nfs-common samba smbclient cifs-utils
-	# real clients on a hooked filesystem and on a watched port
-	tar rsync git curl python3 bsdutils iproute2
-	# where operations teams look
-	auditd prometheus-node-exporter
+	dkms "$headers_pkg" build-essential libkmod2
 )
+# The services the image has enabled that a suite starts itself.
+SERVICES=()
+case $variant in
+servers)
+	PACKAGES+=(
+		# file servers and their clients, over loopback (ksmbd: the
+		# ksmbd variant)
+		nfs-kernel-server nfs-common samba smbclient cifs-utils
+		# real clients on a hooked filesystem and on a watched port
+		tar rsync git curl python3 bsdutils iproute2
+		# where operations teams look
+		auditd prometheus-node-exporter
+	)
+	SERVICES+=(smbd nmbd samba-ad-dc nfs-server prometheus-node-exporter auditd)
+	;;
+ksmbd)
+	PACKAGES+=(
+		# the in-kernel SMB server's user space (the newer of
+		# Debian's two, 3.5.2) and the clients
+		ksmbd-tools/bookworm-backports smbclient cifs-utils
+	)
+	SERVICES+=(ksmbd)
+	;;
+esac
 
 key() {
 	{
 		cat "${BASH_SOURCE[0]}" "$here/guest-boot-stub.sh"
+		echo "$variant"
 		printf '%s\n' "${PACKAGES[@]}"
-		grep -E '^[[:space:]]*6\.1[[:space:]]' "$top/tests/vm/kernels.conf"
+		grep -E "^[[:space:]]*${row//./\\.}[[:space:]]" "$top/tests/vm/kernels.conf"
 	} | sha256sum | cut -c1-16
 }
 
-if [[ "${1:-}" == --key ]]; then
+if [[ -n "$want_key" ]]; then
 	key
 	exit 0
 fi
-[[ $# -eq 0 ]] || { echo "usage: $0 [--key]" >&2; exit 2; }
 
 dir=$cache/debian-guest-$(key)
 if [[ -f "$dir/base.qcow2" ]]; then
@@ -89,12 +160,8 @@ tmp=$(mktemp -d "$dir.tmp.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 root=$tmp/root
 start=$SECONDS
-echo "debian-image: building $dir (mmdebstrap, ${#PACKAGES[@]} packages)" >&2
+echo "debian-image: building $dir ($variant: mmdebstrap, ${#PACKAGES[@]} packages)" >&2
 
-# The mirrors the host uses (deb.debian.org); the kernel row's packages
-# come from bookworm or its security updates.
-mirror=http://deb.debian.org/debian
-security=http://deb.debian.org/debian-security
 include=$(IFS=,; echo "${PACKAGES[*]}")
 mmdebstrap --variant=apt --components=main --include="$include" \
 	--aptopt='Acquire::Retries "3"' \
@@ -120,13 +187,9 @@ TimeoutStartSec=infinity
 WantedBy=multi-user.target
 EOF' \
 	--customize-hook='chroot "$1" systemctl enable utf8guard-guest.service' \
-	--customize-hook='chroot "$1" systemctl disable smbd nmbd samba-ad-dc nfs-server \
-		prometheus-node-exporter auditd 2>/dev/null || true' \
+	--customize-hook="for s in ${SERVICES[*]}; do chroot \"\$1\" systemctl disable \$s 2>/dev/null || true; done" \
 	--customize-hook='rm -f "$1/etc/machine-id"; touch "$1/etc/machine-id"' \
-	bookworm "$root" \
-	"deb $mirror bookworm main" \
-	"deb $mirror bookworm-updates main" \
-	"deb $security bookworm-security main"
+	bookworm "$root" "${SOURCES[@]}"
 
 cp "$root/boot/vmlinuz-$release" "$tmp/vmlinuz"
 cp "$root/boot/initrd.img-$release" "$tmp/initrd.img"

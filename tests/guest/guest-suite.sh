@@ -1,38 +1,46 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # guest-suite.sh SUITE - run a suite in the Debian guest (debian-image.sh):
-# the stock 6.1 kernel and the guest's own initramfs, systemd as init,
-# the root filesystem a qcow2 overlay of the cached image (thrown away at
-# the end).  The suite script comes over virtio-9p with what it needs; the
-# guest runs one stage of it per boot (boot.sh) and the host boots the
-# same disk again until the guest says "done" (at most 8 boots).  Each
-# boot is judged by run-vm.sh: its stage's "utf8guard-vm: success" on the
-# second serial port, and no kernel splat on the console.
+# a stock kernel of the matrix (6.1; 6.12 for ksmbd) and the guest's own
+# initramfs, systemd as init, the root filesystem a qcow2 overlay of the
+# cached image (thrown away at the end).  The suite script comes over
+# virtio-9p with what it needs; the guest runs one stage of it per boot
+# (boot.sh) and the host boots the same disk again until the guest says
+# "done" (at most 8 boots).  Each boot is judged by run-vm.sh: its
+# stage's "utf8guard-vm: success" on the second serial port, and no kernel
+# splat on the console.
 #
 #   deploy   deploy_test.sh: apt install of the packages (DKMS builds in
 #            the guest), boot with the unit enabled, upgrade, purge.  The
 #            packages are built here by `make deb`, twice: this tree's
 #            version V, and V.1 from a copy whose version is raised (the
 #            upgrade).
+#   servers  servers_test.sh: knfsd (NFSv3, NFSv4.2) and Samba's smbd
+#            serving an ext4 export to the kernel's clients; tar, rsync,
+#            git; curl, logger.
+#   ksmbd    ksmbd_test.sh, in the image's ksmbd variant (the 6.12
+#            kernel, ksmbd-tools from bookworm-backports, no Samba):
+#            ksmbd serving an ext4 export to the kernel's cifs client and
+#            to smbclient.
 #
 # Multi-threaded TCG: DKMS builds in the guest take 2 minutes on two vCPUs
 # (twice that on one host thread); no module is unloaded in these suites
 # (run-vm.sh says why that matters).  Prints each stage's checks and a
 # last line "N passed, N failed" over all stages.
-#   servers  servers_test.sh: knfsd (NFSv3, NFSv4.2), ksmbd and Samba's
-#            smbd serving an ext4 export to the kernel's clients.
 #
-# Usage: guest-suite.sh deploy|servers
+# Usage: guest-suite.sh deploy|servers|ksmbd
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 suite=${1:-}
+variant=servers
 case $suite in
 deploy) script=deploy_test.sh ;;
 servers) script=servers_test.sh ;;
+ksmbd) script=ksmbd_test.sh variant=ksmbd ;;
 *)
-	echo "usage: $0 deploy|servers" >&2
+	echo "usage: $0 deploy|servers|ksmbd" >&2
 	exit 2
 	;;
 esac
@@ -42,12 +50,12 @@ rm -rf "$work"
 mkdir -p "$work/share/debs"
 start=$SECONDS
 
-image=$("$here/debian-image.sh" | tail -n 1) || {
+image=$("$here/debian-image.sh" --variant "$variant" | tail -n 1) || {
 	echo "guest-suite: building the Debian guest image failed"
 	echo "0 passed, 1 failed"
 	exit 1
 }
-echo "guest-suite: image $image ($((SECONDS - start)) s)"
+echo "guest-suite: image $image ($variant, $((SECONDS - start)) s)"
 
 version=$(sed -n 's/^#define UTF8GUARD_VERSION "\(.*\)"$/\1/p' "$top/core/utf8guard_version.h")
 
@@ -85,7 +93,7 @@ raise_version() {
 }
 
 case $suite in
-servers)
+servers | ksmbd)
 	echo "guest-suite: make deb ($version)"
 	build_debs "$top" "$work/share/debs/1" || {
 		echo "guest-suite: make deb failed"
