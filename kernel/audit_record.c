@@ -3,9 +3,20 @@
  * Kernel audit records of what the policy finds, beside the log line:
  * one record per violation found in mode enforce (refused, res=0) or
  * audit (let through, res=1), written whenever auditing is enabled
- * (auditd running, or audit=1), not rate-limited here: the audit
- * subsystem's own rate limit, backlog and exclude rules apply
- * (auditctl -r, -b, -a exclude,always -F msgtype=...).
+ * (auditd running, or audit=1), at most RECORDS_PER_SECOND a second
+ * (bursts included); the audit subsystem's own rate limit, backlog and
+ * exclude rules apply too (auditctl -r, -b, -a exclude,always -F
+ * msgtype=...).
+ *
+ * Why a limit of our own: the records are started without sleeping
+ * (GFP_ATOMIC, from probes and softirqs), and audit drops such a record
+ * at once when its queue is full, where it makes a process-context
+ * caller wait.  Unlimited, any local user (a loop of bad mkdir()s) or
+ * any remote sender (bad datagrams to a watched port) could fill the
+ * queue, so that other records are lost, and with auditctl -f 2 panic
+ * the kernel (review round 14, finding 1).  A record over the limit is
+ * not written: counted in stats/audit_missed and logged, as every record
+ * this file cannot write.
  *
  *	a name (utf8guard_judge(): the filesystem hook, utf8guard_check_*())
  *		AUDIT_ANOM_CREAT, the type the kernel gives a creation it
@@ -40,8 +51,10 @@
 #include <linux/kernel.h>
 #include <linux/preempt.h>
 #include <linux/printk.h>
+#include <linux/ratelimit.h>
 #include <linux/sched.h>
 #include <linux/socket.h>
+#include <linux/stringify.h>
 
 #include "audit_record.h"
 #include "stats.h"
@@ -51,8 +64,15 @@
 #define RECORD_NAME_MAX 255
 #define DEFERRED_SLOTS 16
 #define DEFERRED_TEXT_MAX 1024
+/* Below the kernel's default backlog (64) even with no auditd rules. */
+#define RECORDS_PER_SECOND 50
 
-enum slot_state { SLOT_FREE, SLOT_FILLING, SLOT_READY };
+enum slot_state { SLOT_FREE, SLOT_FILLING, SLOT_READY, SLOT_EMITTING };
+
+/* Quiet: the misses are logged here, with where they are counted. */
+static struct ratelimit_state record_limit =
+	RATELIMIT_STATE_INIT_FLAGS(record_limit, HZ, RECORDS_PER_SECOND,
+				   RATELIMIT_MSG_ON_RELEASE);
 
 struct deferred_slot {
 	atomic_t state;
@@ -129,7 +149,12 @@ static void emit_deferred(struct irq_work *work)
 	for (i = 0; i < DEFERRED_SLOTS; i++) {
 		struct deferred_slot *slot = &deferred[i];
 
-		if (atomic_read_acquire(&slot->state) != SLOT_READY)
+		/*
+		 * Claimed first: the work can run on two CPUs at once (queued
+		 * again on one while it runs on another).
+		 */
+		if (atomic_cmpxchg_acquire(&slot->state, SLOT_READY,
+					   SLOT_EMITTING) != SLOT_READY)
 			continue;
 		ab = audit_log_start(NULL, GFP_ATOMIC, slot->type);
 		if (ab) {
@@ -142,6 +167,14 @@ static void emit_deferred(struct irq_work *work)
 
 static DEFINE_IRQ_WORK(emit_work, emit_deferred);
 
+/* A record this file could not write: counted and logged. */
+static void record_missed(const char *why)
+{
+	stats_add(STAT_AUDIT_MISSED);
+	pr_warn_ratelimited("audit record not written: %s (stats/audit_missed)\n",
+			    why);
+}
+
 /* Begin a record of @type; false if auditing is off or it is lost. */
 static bool record_begin(struct record *rec, int type, bool task_context)
 {
@@ -152,6 +185,10 @@ static bool record_begin(struct record *rec, int type, bool task_context)
 	rec->used = 0;
 	if (!audit_enabled)
 		return false;
+	if (!__ratelimit(&record_limit)) {
+		record_missed("more than " __stringify(RECORDS_PER_SECOND) " a second");
+		return false;
+	}
 	if (can_start_now()) {
 		rec->ab = audit_log_start(task_context && in_task() ?
 					  audit_context() : NULL,
@@ -167,9 +204,7 @@ static bool record_begin(struct record *rec, int type, bool task_context)
 			return true;
 		}
 	}
-	stats_add(STAT_AUDIT_MISSED);
-	pr_warn_ratelimited("audit record lost: all %d deferred records are pending (stats/audit_missed)\n",
-			    DEFERRED_SLOTS);
+	record_missed("all " __stringify(DEFERRED_SLOTS) " deferred records pending");
 	return false;
 }
 
