@@ -8,12 +8,14 @@
  * without a change to this file.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -228,32 +230,89 @@ static int write_prometheus(FILE *out)
 	return err;
 }
 
-/* write_prometheus() into @path: a temporary file beside it, renamed. */
+/*
+ * The directory of @path, opened without following a symbolic link in its
+ * last component: utf8guard-textfile.service writes as root into
+ * /var/lib/prometheus/node-exporter, whose parent belongs to the user
+ * prometheus, who could put a link to any directory in its place (review
+ * round 14, finding 4).  A real directory swapped in gets the file, which
+ * is harmless.  Fills @base with the file's name in it.
+ */
+static int open_output_dir(const char *path, const char **base)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	int fd;
+
+	if (!slash) {
+		*base = path;
+		snprintf(dir, sizeof(dir), ".");
+	} else {
+		*base = slash + 1;
+		if (slash - path >= (long)sizeof(dir))
+			return -ENAMETOOLONG;
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+		if (!dir[0])
+			snprintf(dir, sizeof(dir), "/");
+	}
+	if (!**base || strlen(*base) > NAME_MAX - 8)
+		return -EINVAL;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	/* O_DIRECTORY says ENOTDIR for a link: tell the two apart. */
+	if (errno == ENOTDIR && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
+		return -ELOOP;
+	return -errno;
+}
+
+/*
+ * write_prometheus() into @path: a temporary file beside it (a name that
+ * does not end in .prom, made with O_EXCL), renamed over it.
+ */
 static int write_prometheus_file(const char *path)
 {
-	char tmp[PATH_MAX];
+	char tmp[NAME_MAX + 1];
+	const char *base;
+	unsigned int r;
 	FILE *out;
-	int fd, err;
+	int dir, fd, err, i;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
+	dir = open_output_dir(path, &base);
+	if (dir < 0)
+		return dir;
+	fd = -1;
+	for (i = 0; i < 100 && fd < 0; i++) {
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = (unsigned int)getpid() * 2654435761u + i;
+		snprintf(tmp, sizeof(tmp), "%s.%06x", base, r & 0xffffff);
+		fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			    O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		err = -errno;
+		close(dir);
+		return err;
+	}
 	out = fdopen(fd, "w");
 	if (!out) {
 		err = -errno;
 		close(fd);
-		unlink(tmp);
+		unlinkat(dir, tmp, 0);
+		close(dir);
 		return err;
 	}
 	err = fchmod(fd, 0644) < 0 ? -errno : write_prometheus(out);
 	if (fclose(out) && !err)
 		err = -errno;
-	if (!err && rename(tmp, path) < 0)
+	if (!err && renameat(dir, tmp, dir, base) < 0)
 		err = -errno;
 	if (err)
-		unlink(tmp);
+		unlinkat(dir, tmp, 0);
+	close(dir);
 	return err;
 }
 
@@ -308,7 +367,9 @@ int cmd_stats(int argc, char **argv)
 		if (err) {
 			fputs("utf8guardctl stats: cannot write ", stderr);
 			escape_write_string(stderr, output);
-			fprintf(stderr, ": %s\n", strerror(-err));
+			fprintf(stderr, ": %s\n", err == -ELOOP ?
+				"its directory is a symbolic link (not followed)" :
+				err == -EINVAL ? "not a file name" : strerror(-err));
 			return EXIT_ERROR;
 		}
 		return EXIT_OK;

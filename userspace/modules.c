@@ -116,8 +116,8 @@ int modules_load(struct kmod_ctx *ctx, const char *name, const char *options,
 	if (!kmod_module_get_path(mod)) {
 		uname(&uts);
 		fprintf(stderr,
-			"utf8guardctl load: %s is not installed for kernel %s (not in /lib/modules/%s/modules.dep): run 'make install', or load it from a build tree with --module-dir DIR\n",
-			name, uts.release, uts.release);
+			"utf8guardctl load: %s is not installed for kernel %s (not in /lib/modules/%s/modules.dep): with utf8guard-dkms, install linux-headers-%s and run 'dkms autoinstall'; from source, 'make install'; or load it from a build tree with --module-dir DIR\n",
+			name, uts.release, uts.release, uts.release);
 		kmod_module_unref(mod);
 		return -ENOENT;
 	}

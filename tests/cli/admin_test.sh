@@ -219,6 +219,16 @@ expect_match "--output: the error names the file and why" \
 expect_eq "--output failed: the old file unchanged" "$before" "$(cat "$textdir/utf8guard.prom")"
 expect_eq "--output failed: no temporary file left" "utf8guard.prom" "$(ls -A "$textdir")"
 chmod 0755 "$textdir"
+# A symbolic link in the directory's place is not followed (round 14, F4).
+mkdir -p "$work/elsewhere"
+ln -s "$work/elsewhere" "$work/textlink"
+out=$("$cli" stats --prometheus --output "$work/textlink/utf8guard.prom" 2>&1)
+expect_eq "--output through a symlinked directory: exit 2" 2 "$?"
+expect_match "--output: says the directory is a symbolic link" \
+	"cannot write .*textlink/utf8guard.prom: its directory is a symbolic link" "$out"
+expect_eq "--output: nothing written where the link points" "" "$(ls -A "$work/elsewhere")"
+out=$("$cli" stats --prometheus --output "$textdir/" 2>&1)
+expect_eq "--output DIR/: exit 2, not a file name" "2 not a file name" "$? ${out##*: }"
 expect_eq "prometheus: families contiguous" "" "$(grep -v '^#' <<<"$prom" | sed 's/[{ ].*//' | uniq | sort | uniq -d)"
 out=$(UTF8GUARD_SYSFS=$work/absent "$cli" stats --prometheus)
 expect_match "prometheus when not loaded: loaded 0" '^utf8guard_loaded\{module="utf8guard"\} 0$' "$(grep 'module="utf8guard"' <<<"$out")"

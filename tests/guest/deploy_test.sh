@@ -172,6 +172,8 @@ stage3() {
 		'^utf8guard_loaded\{module="utf8guard"\} 1$' \
 		"$(cat /var/lib/prometheus/node-exporter/utf8guard.prom 2>&1)"
 	expect_apt "apt purge utf8guard utf8guard-dkms" purge utf8guard utf8guard-dkms
+	expect_eq "purge: the postrm says, once, that the modules stay loaded until reboot" 1 \
+		"$(grep -c 'utf8guard: the modules are still loaded' /tmp/apt.log)"
 	expect_eq "dpkg knows neither package" "" \
 		"$(dpkg-query -W -f='${db:Status-Abbrev}${Package}\n' 'utf8guard*' 2>/dev/null | grep -v '^un' || true)"
 	expect_eq "no module file left in /lib/modules" "" \
