@@ -69,16 +69,25 @@ expect_status "insmod utf8guard.ko" 0 insmod "$mods/utf8guard.ko"
 expect_status "insmod utf8guard_fs.ko" 0 insmod "$mods/utf8guard_fs.ko"
 mkdir -p "$dir"
 
+# Where the records of names are started: in the probe, with the task's
+# audit context, where a record may be allocated there; deferred to the
+# irq_work, with the task's fields in the record, where not: int3 kprobes
+# run in NMI context (the debug kernel has no ftrace-based kprobes), and
+# every kprobe handler runs with preemption off, which PREEMPT_RT forbids
+# allocating under.
+deferred=
 case $(uname -v) in
-*PREEMPT_RT*)
+*PREEMPT_RT*) deferred="deferred (PREEMPT_RT)" ;;
+esac
+dmesg | grep 'utf8guard_fs: .* hooked ' | tail -n 1 | grep -q '(6 int3 kprobes)' &&
+	deferred="deferred (int3 kprobes: NMI context)"
+if [ -n "$deferred" ]; then
 	task='pid=[0-9]+ uid=0 auid=[0-9]+ ses=[0-9]+ comm=66735F6F70$'
-	how="deferred (PREEMPT_RT)"
-	;;
-*)
+	how=$deferred
+else
 	task='ppid=[0-9]+ pid=[0-9]+ auid=[0-9]+ uid=0 gid=0 .* comm="fs_op" exe="[^"]*fs_op"'
 	how="started in the probe"
-	;;
-esac
+fi
 
 # --- a refused name -----------------------------------------------------------
 # C0 can start no character: the maximal subpart (the bad bytes) is C0.
