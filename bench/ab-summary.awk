@@ -25,7 +25,7 @@ END {
 			exit 1
 		}
 	printf "\n%s: %s,\n", bench, what
-	printf "%*s  Debian stock kernel (%s), %d rounds, order alternating\n\n", length(bench), "", kernel, rounds
+	printf "%*s  Debian stock kernel (%s), %d rounds, order alternating, %s\n\n", length(bench), "", kernel, rounds, clock == "icount" ? "guest clock -icount (instructions)" : "guest clock from the host (wall)"
 	printf "  %-7s %-5s %21s %21s %9s\n", "round", "order", label_a, label_b, "B/A"
 	for (r = 1; r <= rounds; r++) {
 		ratio[r] = b[r] / a[r]
@@ -41,7 +41,13 @@ END {
 	printf "  cross-check: median of the per-round ratios %+.1f %%, their interquartile range %.1f %%\n", paired, iqr
 	if (iqr > target)
 		printf "  (noisy run: the rounds disagree by more than the target; try --rounds %d)\n", 2 * rounds + 1
-	printf "\n  NOTE: these figures come from an emulated CPU (qemu TCG, software emulation):\n"
-	printf "  the times per iteration say nothing about real hardware; only the ratio,\n"
-	printf "  measured in the same VM run, means anything.\n"
+	if (clock == "icount") {
+		printf "\n  NOTE: guest time under qemu -icount shift=0: one guest nanosecond per guest\n"
+		printf "  instruction, so these are guest instructions (in), the same run after run;\n"
+		printf "  the ratio compares instruction counts, not the time on real hardware.\n"
+	} else {
+		printf "\n  NOTE: these figures come from an emulated CPU (qemu TCG, software emulation):\n"
+		printf "  the times per iteration say nothing about real hardware; only the ratio,\n"
+		printf "  measured in the same VM run, means anything (and it moves with the host's load).\n"
+	}
 }

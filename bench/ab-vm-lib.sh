@@ -2,24 +2,28 @@
 # ab-vm-lib.sh - sourced by the A/B benchmarks (bench/*.sh): boot the
 # stock kernel with a benchmark initramfs and collect its results.
 #
-# ab_run_vm NAME OUT IMAGE SMP TIMEOUT: boots IMAGE with OUT/initrd.cpio.gz
-# under qemu (run-vm.sh), console log in OUT/console.log; on failure prints
+# ab_run_vm NAME OUT IMAGE SMP TIMEOUT [CLOCK]: boots IMAGE with
+# OUT/initrd.cpio.gz under qemu (run-vm.sh), console log in
+# OUT/console-CLOCK.log; CLOCK icount (the default: guest time counts guest
+# instructions, -icount shift=0, so a guest-timed ratio is the same run
+# after run) or wall (guest time follows the host's clock); on failure prints
 # the guest's bench lines and the end of the run and exits 1.  Otherwise
 # prints the guest's "bench: " lines and sets $results to its
 # "bench-result: " lines (see ab-summary.awk).
 ab_run_vm() {
-	local name=$1 out=$2 image=$3 smp=$4 timeout=$5 status=0 log
-	local vm
+	local name=$1 out=$2 image=$3 smp=$4 timeout=$5 clock=${6:-icount}
+	local status=0 log vm clock_args=()
 	vm=$(cd "$(dirname "${BASH_SOURCE[0]}")/../tests/vm" && pwd)
+	[ "$clock" = wall ] || clock_args=(--icount yes)
 	"$vm/run-vm.sh" --kernel "$image" --initrd "$out/initrd.cpio.gz" \
-		--log "$out/console.log" --append "quiet loglevel=4" \
-		--smp "$smp" --timeout "$timeout" >"$out/run-vm.log" 2>&1 ||
-		status=$?
-	log=$(tr -d '\r' <"$out/console.log")
+		--log "$out/console-$clock.log" --append "quiet loglevel=4" \
+		--smp "$smp" --timeout "$timeout" "${clock_args[@]}" \
+		>"$out/run-vm-$clock.log" 2>&1 || status=$?
+	log=$(tr -d '\r' <"$out/console-$clock.log")
 	if [ $status -ne 0 ]; then
 		grep -a '^bench' <<<"$log" >&2 || true
-		tail -n 20 "$out/run-vm.log" >&2
-		echo "$name: the VM run failed (console log: $out/console.log)" >&2
+		tail -n 20 "$out/run-vm-$clock.log" >&2
+		echo "$name: the VM run failed (console log: $out/console-$clock.log)" >&2
 		exit 1
 	fi
 	results=$(grep -a '^bench-result: ' <<<"$log" || true)

@@ -17,12 +17,15 @@
 # Usage: run-vm.sh --kernel BZIMAGE --initrd CPIO --log LOGFILE
 #          [--append "CMDLINE ARGS"] [--timeout SECS (300)] [--mem MB (1024)]
 #          [--smp N (2)] [--allow REGEX]... [--virtfs DIR] [--mttcg yes]
-#          [--drive QCOW2]
+#          [--drive QCOW2] [--icount yes]
 #   --allow REGEX   ignore console lines matching REGEX in the splat check
 #   --virtfs DIR    share host DIR over virtio-9p, mount tag "utf8guard":
 #                   mount -t 9p -o trans=virtio,version=9p2000.L utf8guard /mnt
 #   --drive QCOW2   a virtio disk, /dev/vda in the guest (the Debian guest's
 #                   root filesystem: tests/guest/)
+#   --icount yes    deterministic guest time: -icount shift=0,sleep=off,
+#                   one nanosecond of guest clock per guest instruction
+#                   (the hook benchmarks: bench/); single-threaded TCG only
 set -euo pipefail
 
 # ERE, case-sensitive; each was checked not to match a clean boot of the
@@ -61,6 +64,7 @@ usage() {
 }
 
 kernel='' initrd='' log='' append='' timeout=300 mem=1024 smp=2 thread=single
+icount=no
 allow=()
 extra=()
 while (($#)); do
@@ -77,6 +81,11 @@ while (($#)); do
 		[[ "$2" = yes ]] || usage
 		thread=multi
 		;;
+	--icount)
+		[[ "$2" = yes ]] || usage
+		icount=yes
+		extra+=(-icount shift=0,sleep=off)
+		;;
 	--allow) allow+=("$2") ;;
 	--virtfs)
 		[[ -d "$2" ]] || { echo "run-vm: --virtfs: no such directory: $2" >&2; exit 1; }
@@ -91,6 +100,10 @@ while (($#)); do
 	shift 2
 done
 [[ -n "$kernel" && -n "$initrd" && -n "$log" ]] || usage
+if [[ $icount = yes && $thread = multi ]]; then
+	echo "run-vm: --icount needs single-threaded TCG (not --mttcg)" >&2
+	exit 2
+fi
 for f in "$kernel" "$initrd"; do
 	[[ -r "$f" ]] || { echo "run-vm: cannot read $f" >&2; exit 1; }
 done
@@ -100,7 +113,7 @@ mkdir -p "$(dirname "$log")"
 rm -f "$log" "$result"
 
 echo "run-vm: booting $(basename "$kernel") with $(basename "$initrd")" \
-	"(TCG thread=$thread, ${mem} MiB, ${smp} CPU, timeout ${timeout} s)" >&2
+	"(TCG thread=$thread${icount/yes/, icount}${icount/no/}, ${mem} MiB, ${smp} CPU, timeout ${timeout} s)" >&2
 start=$SECONDS
 # boot: one run of the VM.  A kernel that panics before /init runs
 # (nothing of the project's is loaded yet) is booted once more: the debug
