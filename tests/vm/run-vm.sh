@@ -113,7 +113,7 @@ mkdir -p "$(dirname "$log")"
 rm -f "$log" "$result"
 
 echo "run-vm: booting $(basename "$kernel") with $(basename "$initrd")" \
-	"(TCG thread=$thread${icount/yes/, icount}${icount/no/}, ${mem} MiB, ${smp} CPU, timeout ${timeout} s)" >&2
+	"(TCG thread=$thread$([[ $icount = no ]] || echo ", icount"), ${mem} MiB, ${smp} CPU, timeout ${timeout} s)" >&2
 start=$SECONDS
 # boot: one run of the VM.  A kernel that panics before /init runs
 # (nothing of the project's is loaded yet) is booted once more: the debug
