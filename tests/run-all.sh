@@ -96,6 +96,7 @@ SUITE_TABLE+=(
 	"cli-admin|100|tests/cli/admin_test.sh build/utf8guardctl|utf8guardctl set/status/stats/apply/scan on a fake sysfs and planted trees"
 	"install|100|tests/install/install_test.sh|make install file by file, man page, bash completion, dkms, systemd unit"
 	"deb|100|tests/install/deb_test.sh|make deb: utf8guard and utf8guard-dkms contents, conffiles, dependencies, versions, lintian"
+	"bench|100|bench/smoke_test.sh|make bench-fs and bench-nf still run (one short round each under -icount)"
 )
 # What a suite needs done first (suite: suites).  The test kernel's build
 # comes first so that no VM or style waits for it with a core held.
