@@ -10,15 +10,18 @@
 # modules and with utf8guard.ko (mode enforce) + utf8guard_nf.ko watching
 # the port, in ROUNDS rounds of alternating order, A B, B A, ...
 # (bench/nf-udp-guest.sh).  Prints the median time per received datagram
-# of each, their ratio, and the target (<= 3 %); and, as a cross-check,
-# the median and spread of the per-round ratios.
-# The CPU is emulated: only the ratio means anything.
+# of each, their ratio, and the target (<= 5 %); and, as a cross-check,
+# the median and spread of the per-round ratios.  --port unwatched: B
+# watches another port, so the figures are what the module costs
+# traffic it does not check (target <= 1 %).
+# The CPU is emulated: only the ratio means anything.  --clock: under
+# -icount (the default runs both) guest time counts guest instructions.
 # --validator PATH loads utf8guard.ko with validator=PATH (auto, scalar,
 # sse4.1, avx2, avx512; default auto: AVX2 under -cpu max, which TCG emulates at a
 # far higher cost than a real CPU's).
 # Usage: nf-udp.sh [--size BYTES (1400)] [--seconds S (3)] [--rounds R (15)]
 #          [--smp N (1)] [--timeout SECS (900)] [--validator PATH (auto)]
-#          [--clock icount|wall|both (both)]
+#          [--clock icount|wall|both (both)] [--port watched|unwatched]
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,7 +35,7 @@ usage() {
 	sed -n '/^# Usage: /,/^set /{/^set /d; s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}" >&2
 	exit 2
 }
-size=1400 seconds=3 rounds=15 smp=1 timeout=900 clock=both validator=auto
+size=1400 seconds=3 rounds=15 smp=1 timeout=900 clock=both port=watched validator=auto
 while (($#)); do
 	(($# >= 2)) || usage
 	case "$1" in
@@ -41,6 +44,7 @@ while (($#)); do
 	--rounds) rounds=$2 ;;
 	--smp) smp=$2 ;;
 	--clock) clock=$2 ;;
+	--port) port=$2 ;;
 	--timeout) timeout=$2 ;;
 	--validator) validator=$2 ;;
 	*) usage ;;
@@ -53,6 +57,13 @@ done
 ((size <= 65000)) || usage
 [[ "$validator" =~ ^(auto|scalar|sse4\.1|avx2|avx512)$ ]] || usage
 [[ "$clock" =~ ^(icount|wall|both)$ ]] || usage
+[[ "$port" =~ ^(watched|unwatched)$ ]] || usage
+# The issue's targets: 5 % on a watched port, 1 % on one it does not watch.
+label_b="enforce, $validator" subject="utf8guard_nf.ko in enforce"
+if [ "$port" = unwatched ]; then
+	TARGET_PERCENT=1
+	label_b="loaded, unwatched" subject="utf8guard_nf.ko loaded, the port unwatched"
+fi
 
 mkdir -p "$out"
 "$top/scripts/install-deps.sh"
@@ -69,8 +80,8 @@ for ko in utf8guard.ko utf8guard_nf.ko; do
 done
 "$vm/stock-modules.sh" "$("$vm/stock-kernel.sh" --version)" \
 	"$out/stock-modules" --deps-of "$out/modules/utf8guard_nf.ko"
-printf 'SIZE=%s\nSECONDS=%s\nROUNDS=%s\nVALIDATOR=%s\n' "$size" "$seconds" \
-	"$rounds" "$validator" >"$out/bench.conf"
+printf 'SIZE=%s\nSECONDS=%s\nROUNDS=%s\nVALIDATOR=%s\nWATCHED=%s\n' "$size" "$seconds" \
+	"$rounds" "$validator" "$([ "$port" = watched ] && echo yes || echo no)" >"$out/bench.conf"
 
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/bench/nf-udp-guest.sh" \
 	--file "$out/modules/utf8guard.ko:/utf8guard/modules/" \
@@ -91,8 +102,8 @@ for c in "${clocks[@]}"; do
 	awk -f "$top/bench/stats.awk" -f "$top/bench/ab-summary.awk" -v bench=bench-nf -v rounds="$rounds" \
 		-v target="$TARGET_PERCENT" -v kernel="$(basename "$image")" -v clock="$c" \
 		-v what="$size-byte UTF-8 datagrams over loopback, $seconds s per measurement" \
-		-v label_a="without modules" -v label_b="enforce, $validator" \
-		-v unit="$unit" -v subject="utf8guard_nf.ko in enforce" <<<"$results"
+		-v label_a="without modules" -v label_b="$label_b" \
+		-v unit="$unit" -v subject="$subject" <<<"$results"
 done
 echo
 echo "bench-nf: done (console logs: $out/console-*.log)"
