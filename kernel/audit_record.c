@@ -277,20 +277,16 @@ void audit_record_name(const struct utf8guard_policy *policy,
 		       const struct utf8guard_report *report, const u8 *bytes,
 		       size_t len, const char *operation)
 {
-	size_t start = report->offset, end = start + report->length;
-	size_t before = 0, after = 0;
+	size_t before, after;
+	const u8 *window;
 	struct record rec;
 
 	if (!record_begin(&rec, AUDIT_ANOM_CREAT, true))
 		return;
-	if (bytes && end <= len) {
-		before = min_t(size_t, start, UTF8GUARD_CONTEXT_BYTES);
-		after = min_t(size_t, len - end, UTF8GUARD_CONTEXT_BYTES);
-	}
+	window = utf8guard_context(report, bytes, len, &before, &after);
 	record_finding(&rec, enforced(policy) ? "refused" : "audited",
-		       operation, report, report->offset,
-		       bytes && end <= len ? bytes + start - before : NULL,
-		       before, after);
+		       operation, report, report->offset, window, before,
+		       after);
 	if (bytes) {
 		record_field_hex(&rec, "name", bytes,
 				 min_t(size_t, len, RECORD_NAME_MAX));
@@ -308,8 +304,10 @@ void audit_record_name(const struct utf8guard_policy *policy,
  * @packet: the packet: addresses, ports, and the bad bytes' window
  *
  * Writes an AUDIT_NETFILTER_PKT record with the fields of the hook's log
- * line, in no task's audit context, when auditing is enabled.  Not
- * rate-limited: call it for each violation found (the log line is).
+ * line, in no task's audit context, when auditing is enabled.  Call it
+ * for each violation found: the limit of 50 records a second (shared with
+ * the records of names; the rest counted in stats/audit_missed) is
+ * applied here.
  *
  * Context: any context; does not sleep.
  */

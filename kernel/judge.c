@@ -19,11 +19,11 @@ static void log_violation(const struct utf8guard_policy *policy,
 			  const struct utf8guard_report *report,
 			  const u8 *bytes, size_t len, const char *operation)
 {
-	size_t start = report->offset, end = start + report->length;
-	size_t before = min_t(size_t, start, UTF8GUARD_CONTEXT_BYTES);
-	size_t after = bytes ? min_t(size_t, len - end, UTF8GUARD_CONTEXT_BYTES) : 0;
+	size_t before, after;
+	const u8 *window = utf8guard_context(report, bytes, len, &before,
+					     &after);
 
-	if (!bytes || end > len) {
+	if (!window) {
 		pr_warn_ratelimited("%s %s from %.*s[%d]: %s at offset %llu\n",
 				    policy->mode == UTF8GUARD_MODE_ENFORCE ?
 				    "refused" : "audit: would refuse",
@@ -40,10 +40,10 @@ static void log_violation(const struct utf8guard_policy *policy,
 			    operation, (int)strnlen(current->comm, TASK_COMM_LEN),
 			    current->comm, task_pid_nr(current),
 			    utf8guard_reason_name(report->reason),
-			    report->offset, (int)before, bytes + start - before,
+			    report->offset, (int)before, window,
 			    before ? " " : "", (int)report->length,
-			    bytes + start, after ? " " : "", (int)after,
-			    bytes + end,
+			    window + before, after ? " " : "", (int)after,
+			    window + before + report->length,
 			    report->path_trick ? " (path trick)" : "");
 }
 
@@ -59,7 +59,7 @@ static void log_violation(const struct utf8guard_policy *policy,
  * checked object.  Counts it in stats/checked and, for a violation, in
  * stats/<reason> and stats/rejected or stats/audited; logs one
  * rate-limited line with the bad span in hex; writes an AUDIT_ANOM_CREAT
- * audit record when auditing is enabled (not rate-limited); fires the
+ * audit record when auditing is enabled (at most 50 a second); fires the
  * utf8guard:utf8guard_violation tracepoint.  Does nothing in mode off.
  *
  * Context: any context.

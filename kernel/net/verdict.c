@@ -30,50 +30,19 @@ static const char *protocol_name(const struct net_packet *pkt)
 	return pkt->protocol == IPPROTO_TCP ? "tcp" : "udp";
 }
 
-static void log_violation(const struct utf8guard_policy *policy,
-			  const struct net_packet *pkt,
-			  const struct net_payload *payload)
-{
-	const struct utf8guard_report *report = &payload->violation;
-	const char *verb = policy->mode == UTF8GUARD_MODE_ENFORCE ?
-			   "dropped" : "audit: would drop";
-	char from[64], to[64];
-	const u8 *window = payload->window;
-	size_t before = payload->window_before, n = payload->window_length;
-	long long at = (long long)report->offset - payload->carried;
-
-	if (!net_ratelimit())
-		return;
-	format_endpoint(from, sizeof(from), pkt->key.family, &pkt->key.saddr,
-			pkt->key.sport);
-	format_endpoint(to, sizeof(to), pkt->key.family, &pkt->key.daddr,
-			pkt->key.dport);
-	if (n < before + report->length) {	/* cannot happen */
-		pr_warn("%s %s %s -> %s: %s\n", verb, protocol_name(pkt), from,
-			to, utf8guard_reason_name(report->reason));
-		return;
-	}
-	pr_warn("%s %s %s -> %s: %s at payload offset %lld%s: %*ph%s[%*ph]%s%*ph%s\n",
-		verb, protocol_name(pkt), from, to,
-		utf8guard_reason_name(report->reason),
-		at < 0 ? pkt->skip : at + pkt->skip,
-		at < 0 ? " (continues the previous segment)" : "",
-		(int)before, window, before ? " " : "", (int)report->length,
-		window + before, n > before + report->length ? " " : "",
-		(int)(n - before - report->length),
-		window + before + report->length,
-		report->path_trick ? " (path trick)" : "");
-}
-
-/* The audit record of a violation: every one, not rate-limited. */
-static void audit_violation(const struct utf8guard_policy *policy,
-			    const struct net_packet *pkt,
-			    const struct net_payload *payload)
+/*
+ * A violation as the log line and its audit record tell it: the packet's
+ * endpoints, where in its payload the bad bytes are, and their window.
+ */
+static void describe_violation(const struct net_packet *pkt,
+			       const struct net_payload *payload,
+			       struct utf8guard_audit_packet *found)
 {
 	const struct utf8guard_report *report = &payload->violation;
 	long long at = (long long)report->offset - payload->carried;
 	size_t before = payload->window_before, n = payload->window_length;
-	struct utf8guard_audit_packet packet = {
+
+	*found = (struct utf8guard_audit_packet) {
 		.operation = protocol_name(pkt),
 		.protocol = pkt->protocol,
 		.family = pkt->key.family,
@@ -84,13 +53,42 @@ static void audit_violation(const struct utf8guard_policy *policy,
 		.offset = at < 0 ? pkt->skip : at + pkt->skip,
 		.continued = at < 0,
 	};
-
 	if (n >= before + report->length) {
-		packet.window = payload->window;
-		packet.before = before;
-		packet.after = n - before - report->length;
+		found->window = payload->window;
+		found->before = before;
+		found->after = n - before - report->length;
 	}
-	utf8guard_audit_packet(policy, report, &packet);
+}
+
+static void log_violation(const struct utf8guard_policy *policy,
+			  const struct utf8guard_report *report,
+			  const struct utf8guard_audit_packet *found)
+{
+	const char *verb = policy->mode == UTF8GUARD_MODE_ENFORCE ?
+			   "dropped" : "audit: would drop";
+	const u8 *window = found->window;
+	char from[64], to[64];
+
+	if (!net_ratelimit())
+		return;
+	format_endpoint(from, sizeof(from), found->family, found->saddr,
+			found->sport);
+	format_endpoint(to, sizeof(to), found->family, found->daddr,
+			found->dport);
+	if (!window) {	/* cannot happen */
+		pr_warn("%s %s %s -> %s: %s\n", verb, found->operation, from,
+			to, utf8guard_reason_name(report->reason));
+		return;
+	}
+	pr_warn("%s %s %s -> %s: %s at payload offset %lld%s: %*ph%s[%*ph]%s%*ph%s\n",
+		verb, found->operation, from, to,
+		utf8guard_reason_name(report->reason), (long long)found->offset,
+		found->continued ? " (continues the previous segment)" : "",
+		(int)found->before, window, found->before ? " " : "",
+		(int)report->length, window + found->before,
+		found->after ? " " : "", (int)found->after,
+		window + found->before + report->length,
+		report->path_trick ? " (path trick)" : "");
 }
 
 /* net/action reset, for a violation dropped in mode enforce. */
@@ -140,6 +138,7 @@ unsigned int net_verdict(struct sk_buff *skb, const struct net_packet *pkt,
 			 const struct net_outcome *outcome)
 {
 	const struct net_payload *payload = &outcome->payload;
+	struct utf8guard_audit_packet found;
 	int ret;
 
 	if (outcome->checked) {
@@ -150,8 +149,10 @@ unsigned int net_verdict(struct sk_buff *skb, const struct net_packet *pkt,
 		if (payload->found) {
 			net_count(NET_REASON_FIRST + payload->violation.reason);
 			net_count(ret ? NET_DROPPED : NET_AUDITED);
-			log_violation(policy, pkt, payload);
-			audit_violation(policy, pkt, payload);
+			describe_violation(pkt, payload, &found);
+			log_violation(policy, &payload->violation, &found);
+			utf8guard_audit_packet(policy, &payload->violation,
+					       &found);
 			if (ret)
 				reset(skb, pkt, state, outcome);
 			return ret ? NF_DROP : NF_ACCEPT;
