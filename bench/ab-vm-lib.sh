@@ -29,3 +29,25 @@ ab_run_vm() {
 	results=$(grep -a '^bench-result: ' <<<"$log" || true)
 	grep -a '^bench: ' <<<"$log" | sed 's/^bench: /  guest: /'
 }
+
+# ab_measure NAME OUT IMAGE SMP TIMEOUT CLOCK PER AWK_ARGS...: ab_run_vm
+# under each clock of CLOCK (icount, wall, or both: icount first), then
+# ab-summary.awk on its results with AWK_ARGS (-v rounds=... what=...
+# label_a=... label_b=... target=... subject=...), the unit in/PER under
+# icount (guest instructions: one guest nanosecond each) or ns/PER on
+# the host's clock.
+ab_measure() {
+	local name=$1 out=$2 image=$3 smp=$4 timeout=$5 clock=$6 per=$7
+	local bench c unit clocks=(icount wall)
+	shift 7
+	bench=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	[ "$clock" = both ] || clocks=("$clock")
+	for c in "${clocks[@]}"; do
+		ab_run_vm "$name" "$out" "$image" "$smp" "$timeout" "$c"
+		unit=in/$per
+		[ "$c" != wall ] || unit=ns/$per
+		awk -f "$bench/stats.awk" -f "$bench/ab-summary.awk" -v bench="$name" \
+			-v clock="$c" -v unit="$unit" -v kernel="$(basename "$image")" \
+			"$@" <<<"$results"
+	done
+}

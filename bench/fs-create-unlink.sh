@@ -83,17 +83,10 @@ echo "bench-fs: booting $(basename "$image") under qemu (TCG, $smp CPU)," \
 # Per round: guest time per iteration of A and B; then medians and
 # ratios.  Under -icount (shift=0) a guest nanosecond is one guest
 # instruction: the figures are instructions, the same run after run.
-clocks=(icount wall)
-[ "$clock" = both ] || clocks=("$clock")
-for c in "${clocks[@]}"; do
-	ab_run_vm bench-fs "$out" "$image" "$smp" "$timeout" "$c"
-	unit=ns/it
-	[ "$c" = wall ] || unit=in/it
-	awk -f "$top/bench/stats.awk" -f "$top/bench/ab-summary.awk" -v bench=bench-fs -v rounds="$rounds" \
-		-v target="$TARGET_PERCENT" -v kernel="$(basename "$image")" -v clock="$c" \
-		-v what="$iterations x (open(O_CREAT|O_EXCL) + close + unlink) of a well-formed name on tmpfs" \
-		-v label_a="without modules" -v label_b="utf8guard_fs $mode" \
-		-v unit="$unit" -v subject="utf8guard_fs.ko in $mode" <<<"$results"
-done
+ab_measure bench-fs "$out" "$image" "$smp" "$timeout" "$clock" it \
+	-v rounds="$rounds" -v target="$TARGET_PERCENT" \
+	-v what="$iterations x (open(O_CREAT|O_EXCL) + close + unlink) of a well-formed name on tmpfs" \
+	-v label_a="without modules" -v label_b="utf8guard_fs $mode" \
+	-v subject="utf8guard_fs.ko in $mode"
 echo
 echo "bench-fs: done (console logs: $out/console-*.log)"

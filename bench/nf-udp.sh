@@ -93,17 +93,9 @@ echo "bench-nf: booting $(basename "$image") under qemu (TCG, $smp CPU)," \
 	"$rounds rounds of $seconds s with and without the modules..."
 # Under -icount (shift=0) a guest nanosecond is one guest instruction:
 # the figures are instructions per datagram, the same run after run.
-clocks=(icount wall)
-[ "$clock" = both ] || clocks=("$clock")
-for c in "${clocks[@]}"; do
-	ab_run_vm bench-nf "$out" "$image" "$smp" "$((timeout))" "$c"
-	unit=ns/dg
-	[ "$c" = wall ] || unit=in/dg
-	awk -f "$top/bench/stats.awk" -f "$top/bench/ab-summary.awk" -v bench=bench-nf -v rounds="$rounds" \
-		-v target="$TARGET_PERCENT" -v kernel="$(basename "$image")" -v clock="$c" \
-		-v what="$size-byte UTF-8 datagrams over loopback, $seconds s per measurement" \
-		-v label_a="without modules" -v label_b="$label_b" \
-		-v unit="$unit" -v subject="$subject" <<<"$results"
-done
+ab_measure bench-nf "$out" "$image" "$smp" "$timeout" "$clock" dg \
+	-v rounds="$rounds" -v target="$TARGET_PERCENT" \
+	-v what="$size-byte UTF-8 datagrams over loopback, $seconds s per measurement" \
+	-v label_a="without modules" -v label_b="$label_b" -v subject="$subject"
 echo
 echo "bench-nf: done (console logs: $out/console-*.log)"

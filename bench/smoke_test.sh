@@ -12,25 +12,30 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=../tests/lib/assert.sh
 . "$top/tests/lib/assert.sh"
 
-out=$("$top/bench/fs-create-unlink.sh" --clock icount --rounds 1 --iterations 200 2>&1)
-expect_eq "bench-fs --clock icount: exit status" 0 "$?"
-printf '%s\n' "$out" | sed -n '/^bench-fs: 200 x/,$p' | sed 's/^/# /'
-expect_match "bench-fs: the module refuses a bad name in the guest" \
-	'guest: enforce refuses a bad name: .*Invalid or incomplete multibyte' "$out"
-expect_match "bench-fs: a round in guest instructions" \
-	'^  1 +AB +[0-9]+ in/it +[0-9]+ in/it +[0-9.]+$' "$out"
-expect_match "bench-fs: the overhead and the target" \
-	'overhead of utf8guard_fs.ko in enforce: [-+][0-9.]+ %.*target <= 1 %: (met|NOT met)' \
-	"$(tr '\n' ' ' <<<"$out")"
+# smoke NAME PER TARGET WHAT GUEST_RE SUBJECT -- COMMAND...: COMMAND (a
+# benchmark, --clock icount) exits 0, its guest printed GUEST_RE (WHAT),
+# and its table has a round in instructions per PER and SUBJECT's
+# overhead against TARGET per cent.
+smoke() {
+	local name=$1 per=$2 target=$3 what=$4 guest=$5 subject=$6 out
+	shift 7
+	out=$("$@" 2>&1)
+	expect_eq "$name --clock icount: exit status" 0 "$?"
+	printf '%s\n' "$out" | sed -n "/^$name: [0-9]/,\$p" | sed 's/^/# /'
+	expect_match "$name: $what" "$guest" "$out"
+	expect_match "$name: a round in guest instructions" \
+		"^  1 +AB +[0-9]+ in/$per +[0-9]+ in/$per +[0-9.]+\$" "$out"
+	expect_match "$name: the overhead and the target" \
+		"overhead of $subject: [-+][0-9.]+ %.*target <= $target %: (met|NOT met)" \
+		"$(tr '\n' ' ' <<<"$out")"
+}
 
-out=$("$top/bench/nf-udp.sh" --clock icount --rounds 1 --seconds 1 2>&1)
-expect_eq "bench-nf --clock icount: exit status" 0 "$?"
-printf '%s\n' "$out" | sed -n '/^bench-nf: 1400-byte/,$p' | sed 's/^/# /'
-expect_match "bench-nf: the module drops a bad datagram in the guest" \
-	'guest: enforce drops a datagram with c0 ae' "$out"
-expect_match "bench-nf: a round in guest instructions" \
-	'^  1 +AB +[0-9]+ in/dg +[0-9]+ in/dg +[0-9.]+$' "$out"
-expect_match "bench-nf: the overhead and the target" \
-	'overhead of utf8guard_nf.ko in enforce: [-+][0-9.]+ %.*target <= 5 %: (met|NOT met)' \
-	"$(tr '\n' ' ' <<<"$out")"
+smoke bench-fs it 1 "the module refuses a bad name in the guest" \
+	'guest: enforce refuses a bad name: .*Invalid or incomplete multibyte' \
+	'utf8guard_fs.ko in enforce' -- \
+	"$top/bench/fs-create-unlink.sh" --clock icount --rounds 1 --iterations 200
+smoke bench-nf dg 5 "the module drops a bad datagram in the guest" \
+	'guest: enforce drops a datagram with c0 ae' \
+	'utf8guard_nf.ko in enforce' -- \
+	"$top/bench/nf-udp.sh" --clock icount --rounds 1 --seconds 1
 finish_tests
