@@ -75,6 +75,19 @@ load_fileserver_guard() {
 # The SMB servers' user and the kernel cifs client's options.
 CIFS_OPTS=username=tester,password=secret,vers=3.1.1,iocharset=utf8,cache=none,actimeo=0,uid=0,noperm
 
+# exercise_cifs SERVER EXPORT_DIR THREAD_RE: the SMB server's share
+# //127.0.0.1/export mounted with the kernel cifs client on
+# /mnt/SERVER, exercise'd, unmounted.
+exercise_cifs() {
+	local server=$1 dir=$2 thread=$3
+	mkdir -p "/mnt/$server"
+	expect_status "mount //127.0.0.1/export (cifs) from $server" 0 \
+		mount -t cifs //127.0.0.1/export "/mnt/$server" -o "$CIFS_OPTS"
+	mountpoint -q "/mnt/$server" || return 0
+	exercise "$server" "/mnt/$server" "$dir" "$thread" smb
+	umount "/mnt/$server"
+}
+
 # smb_user DIR: the user tester (no login), owner of the export DIR
 smb_user() {
 	useradd -M -s /usr/sbin/nologin tester 2>/dev/null

@@ -59,13 +59,7 @@ for _ in $(seq 50); do
 done
 expect_match "ksmbd listens on port 445" ':01BD ' "$(cat /proc/net/tcp /proc/net/tcp6)"
 
-mkdir -p /mnt/ksmbd
-expect_status "mount //127.0.0.1/export (cifs) from ksmbd" 0 \
-	mount -t cifs //127.0.0.1/export /mnt/ksmbd -o "$CIFS_OPTS"
-if mountpoint -q /mnt/ksmbd; then
-	exercise "ksmbd" /mnt/ksmbd "$export_dir" "$thread" smb
-	umount /mnt/ksmbd
-fi
+exercise_cifs ksmbd "$export_dir" "$thread"
 
 # --- smbclient: the NT status a refusal becomes ------------------------------
 # Samba's client converts a name to UTF-16 first, as the cifs client

@@ -88,13 +88,7 @@ cat >>/etc/samba/smb.conf <<EOF
 EOF
 (echo secret; echo secret) | smbpasswd -s -a tester >/dev/null
 expect_status "smbd started" 0 systemctl start smbd
-mkdir -p /mnt/smbd
-expect_status "mount //127.0.0.1/export (cifs) from smbd" 0 \
-	mount -t cifs //127.0.0.1/export /mnt/smbd -o "$CIFS_OPTS"
-if mountpoint -q /mnt/smbd; then
-	exercise "smbd" /mnt/smbd "$export_root/smbd" "smbd" smb
-	umount /mnt/smbd
-fi
+exercise_cifs smbd "$export_root/smbd" smbd
 systemctl stop smbd
 
 # --- real clients on a hooked filesystem (/root, ext4) -----------------------
