@@ -2,7 +2,8 @@
 /*
  * audit_listen - a minimal audit daemon for the VM suites, where there is
  * no auditd: enables auditing and registers itself as the daemon over
- * NETLINK_AUDIT, as auditd does (AUDIT_SET: enabled 1, pid), then writes
+ * NETLINK_AUDIT, as auditd does (AUDIT_SET: enabled 1, pid, and the
+ * backlog limit of Debian's audit rules, 8192), then writes
  * every record the kernel sends, one per line, "type=N TEXT", to stdout,
  * until SIGTERM or SIGINT; then disables auditing again.
  *
@@ -51,9 +52,11 @@ static int audit_set(int fd, unsigned int enabled, unsigned int pid)
 	req.nlh.nlmsg_type = AUDIT_SET;
 	req.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
 	req.nlh.nlmsg_seq = 1;
-	req.status.mask = AUDIT_STATUS_ENABLED | AUDIT_STATUS_PID;
+	req.status.mask = AUDIT_STATUS_ENABLED | AUDIT_STATUS_PID |
+			  AUDIT_STATUS_BACKLOG_LIMIT;
 	req.status.enabled = enabled;
 	req.status.pid = pid;
+	req.status.backlog_limit = 8192;
 	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&kernel,
 		   sizeof(kernel)) < 0)
 		return -errno;
