@@ -4,8 +4,9 @@
 # Debian's stock kernel: measures UDP over loopback with net_op udp-bench
 #   A  without the modules loaded
 #   B  with utf8guard.ko (mode enforce) + utf8guard_nf.ko watching the port
-#      (WATCHED=yes), or watching another port only (WATCHED=no: what the
-#      module costs traffic it does not check)
+#      (WATCHED=watched), or watching another UDP port only
+#      (WATCHED=unwatched: what the module costs traffic it does not check),
+#      or a TCP port only (WATCHED=none: no UDP port, the hook call alone)
 # in ROUNDS rounds whose order alternates (A B, B A, ...).  Prints one
 #   bench-result: round=R config=A|B iterations=N elapsed_ns=T
 # line per measurement (N datagrams received in T ns).  Each measurement is
@@ -20,8 +21,11 @@ op=/utf8guard/tools/net_op
 S=/sys/kernel/utf8guard
 PORT=5140
 # The port utf8guard_nf watches in B.
-WATCH=$PORT
-[ "${WATCHED:-yes}" = yes ] || WATCH=$((PORT + 1))
+case ${WATCHED:-watched} in
+watched) WATCH=udp:$PORT ;;
+unwatched) WATCH=udp:$((PORT + 1)) ;;
+*) WATCH=tcp:$PORT ;;
+esac
 
 die() {
 	echo "bench-error: $*"
@@ -34,8 +38,8 @@ expect() {	# WHAT WANT GOT
 load() {
 	insmod $mods/utf8guard.ko mode=enforce validator="$VALIDATOR" ||
 		die "insmod utf8guard.ko validator=$VALIDATOR"
-	insmod $mods/utf8guard_nf.ko ports=udp:$WATCH || die "insmod utf8guard_nf.ko"
-	expect "net/ports" "udp:$WATCH" "$(cat $S/net/ports)"
+	insmod $mods/utf8guard_nf.ko ports=$WATCH || die "insmod utf8guard_nf.ko"
+	expect "net/ports" "$WATCH" "$(cat $S/net/ports)"
 }
 unload() {
 	rmmod utf8guard_nf || die "rmmod utf8guard_nf"
@@ -61,7 +65,7 @@ measure() {
 	echo "bench-result: round=$2 config=$1 iterations=$n elapsed_ns=$ns"
 	if [ "$1" = B ]; then
 		checked=$(cat $S/net/stats/checked)
-		if [ "$WATCH" = "$PORT" ]; then
+		if [ "$WATCH" = "udp:$PORT" ]; then
 			[ "$checked" -ge "$n" ] ||
 				die "round $2: checked $checked < received $n"
 		else
@@ -80,14 +84,20 @@ modprobe nf_reject_ipv4 || die "modprobe nf_reject_ipv4"
 modprobe nf_reject_ipv6 || die "modprobe nf_reject_ipv6"
 ip link set lo up
 
-# The hook is really there: a bad datagram is dropped in B (on the port
-# it watches), arrives in A.
+# The hook is really there: a bad datagram is dropped in B (on the UDP
+# port it watches), arrives in A.
 load
-expect "enforce drops c0 ae" dropped "$($op udp 127.0.0.1 $WATCH c0ae)"
-expect "drop counted" 1 "$(cat $S/net/stats/dropped)"
-echo "bench: enforce drops a datagram with c0 ae; validator: $(cat $S/validator)"
-[ "$WATCH" = "$PORT" ] ||
-	echo "bench: B watches udp:$WATCH, the benchmark's traffic goes to udp:$PORT (unwatched)"
+echo "bench: validator: $(cat $S/validator)"
+if [ "$WATCH" = "tcp:$PORT" ]; then
+	expect "no UDP port watched: c0 ae arrives" ok "$($op udp 127.0.0.1 $PORT c0ae)"
+	echo "bench: B watches $WATCH only: the UDP traffic pays the hook call alone"
+else
+	expect "enforce drops c0 ae" dropped "$($op udp 127.0.0.1 ${WATCH#udp:} c0ae)"
+	expect "drop counted" 1 "$(cat $S/net/stats/dropped)"
+	echo "bench: enforce drops a datagram with c0 ae on $WATCH"
+	[ "$WATCH" = "udp:$PORT" ] ||
+		echo "bench: B watches $WATCH, the benchmark's traffic goes to udp:$PORT (unwatched)"
+fi
 unload
 expect "without the modules c0 ae arrives" ok "$($op udp 127.0.0.1 $PORT c0ae)"
 
