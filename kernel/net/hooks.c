@@ -3,14 +3,17 @@
  * Netfilter hooks of utf8guard_nf.ko, in every network namespace: IPv4 and
  * IPv6 at LOCAL_IN, and at FORWARD (which does nothing unless net/forward
  * is 1).  They run after the filter and security tables, so that packets
- * the firewall drops anyway are not counted.  The IP defragmenters are
- * enabled in each namespace, so the hooks see whole datagrams.
+ * the firewall drops are not counted.  They see whole datagrams: IPv4
+ * reassembles before LOCAL_IN, and before FORWARD while net/forward is 1
+ * (defrag.c); IPv6 only after LOCAL_IN, so nf_defrag_ipv6 is enabled in
+ * each namespace.
  *
- * For a UDP or TCP packet to a watched destination port, the L4 payload is
- * validated in place under the current policy (payload.c): a UDP datagram
- * as a text of its own, a TCP segment as the part of a stream its socket
- * will deliver (tcp.c).  The settings and the policy are read once, here;
- * the verdict is verdict.c's.
+ * A packet a watched port cannot be for leaves first, after a few loads
+ * (unwatched()).  For a UDP or TCP packet to a watched destination port,
+ * the L4 payload is validated in place under the current policy
+ * (payload.c): a UDP datagram as a text of its own, a TCP segment as the
+ * part of a stream its socket will deliver (tcp.c).  The settings and the
+ * policy are read once, here; the verdict is verdict.c's.
  */
 
 #include <linux/ip.h>
@@ -23,7 +26,6 @@
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
-#include <net/netfilter/ipv4/nf_defrag_ipv4.h>
 #include <net/netfilter/ipv6/nf_defrag_ipv6.h>
 #include <net/netns/generic.h>
 
@@ -192,6 +194,48 @@ static unsigned int refuse_unparsed(struct sk_buff *skb,
 	return net_verdict(skb, pkt, state, policy, &outcome);
 }
 
+/*
+ * Whether @skb certainly goes to no watched port: its protocol is neither
+ * UDP nor TCP, or has no watched port (a static key), or its destination
+ * port is not watched.  Only from headers a few loads find: an IP
+ * fragment, an IPv6 extension header or a header that cannot be read
+ * takes the full parse, which judges it.  Unwatched traffic pays this and
+ * no more (Documentation/netfilter-hook-design.rst, "Cost").
+ */
+static bool unwatched(const struct sk_buff *skb,
+		      const struct nf_hook_state *state)
+{
+	const __be16 *dport;
+	unsigned int thoff;
+	__be16 _dport;
+	u8 protocol;
+
+	BUILD_BUG_ON(offsetof(struct udphdr, dest) !=
+		     offsetof(struct tcphdr, dest));
+	if (state->pf == NFPROTO_IPV4) {
+		const struct iphdr *iph = ip_hdr(skb);
+
+		protocol = iph->protocol;
+		if (protocol != IPPROTO_UDP && protocol != IPPROTO_TCP)
+			return true;
+		if (ip_is_fragment(iph))
+			return false;
+		thoff = skb_network_offset(skb) + ip_hdrlen(skb);
+	} else {
+		protocol = ipv6_hdr(skb)->nexthdr;
+		if (protocol != IPPROTO_UDP && protocol != IPPROTO_TCP)
+			return !ipv6_ext_hdr(protocol);
+		thoff = skb_network_offset(skb) + sizeof(struct ipv6hdr);
+	}
+	if (protocol == IPPROTO_UDP ?
+	    !static_branch_unlikely(&net_udp_watched) :
+	    !static_branch_unlikely(&net_tcp_watched))
+		return true;
+	dport = skb_header_pointer(skb, thoff + offsetof(struct udphdr, dest),
+				   sizeof(_dport), &_dport);
+	return dport && !net_watches(protocol, ntohs(*dport));
+}
+
 static unsigned int utf8guard_nf_hook(void *priv, struct sk_buff *skb,
 				      const struct nf_hook_state *state)
 {
@@ -199,9 +243,9 @@ static unsigned int utf8guard_nf_hook(void *priv, struct sk_buff *skb,
 	struct net_packet pkt;
 	enum parse_result parsed;
 
-	if (!net_enabled())
-		return NF_ACCEPT;
 	if (state->hook == NF_INET_FORWARD && !net_forward())
+		return NF_ACCEPT;
+	if (unwatched(skb, state) || !net_enabled())
 		return NF_ACCEPT;
 	policy = utf8guard_policy_get();
 	if (policy.mode == UTF8GUARD_MODE_OFF)
@@ -269,12 +313,9 @@ static int __net_init hooks_net_init(struct net *net)
 {
 	int ret;
 
-	ret = nf_defrag_ipv4_enable(net);
-	if (ret)
-		goto fail;
 	ret = nf_defrag_ipv6_enable(net);
 	if (ret)
-		goto ipv4_disable;
+		goto fail;
 	ret = nf_register_net_hooks(net, hook_ops, ARRAY_SIZE(hook_ops));
 	if (ret)
 		goto ipv6_disable;
@@ -282,8 +323,6 @@ static int __net_init hooks_net_init(struct net *net)
 
 ipv6_disable:
 	nf_defrag_ipv6_disable(net);
-ipv4_disable:
-	nf_defrag_ipv4_disable(net);
 fail:
 	pr_err("cannot hook a network namespace: %d\n", ret);
 	return ret;
@@ -297,7 +336,6 @@ static void __net_exit hooks_net_pre_exit(struct net *net)
 static void __net_exit hooks_net_exit(struct net *net)
 {
 	nf_defrag_ipv6_disable(net);
-	nf_defrag_ipv4_disable(net);
 	net_flows_flush_net(net);
 }
 

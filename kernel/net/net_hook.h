@@ -15,6 +15,7 @@
  *	ports.c		the watched port set: parse and format
  *	settings.c	enabled, ports, forward, action (kit settings, with
  *			their module parameters)
+ *	defrag.c	the IPv4 defragmenter while net/forward is 1
  *	counters.c	net/stats/ counters (a kit counter set)
  *	sysfs.c		/sys/kernel/utf8guard/net/ (a kit directory)
  *	main.c		module parameters, load and unload
@@ -27,8 +28,11 @@
 #ifndef UTF8GUARD_NET_HOOK_H
 #define UTF8GUARD_NET_HOOK_H
 
+#include <linux/bitmap.h>
 #include <linux/bits.h>
+#include <linux/in.h>
 #include <linux/in6.h>
+#include <linux/jump_label.h>
 #include <linux/types.h>
 
 #include "utf8guard.h"
@@ -73,12 +77,29 @@ void net_count(enum net_counter counter);
 /* ports.c: the set of watched destination ports, per protocol. */
 #define NET_PORTS_TEXT_MAX	4096
 
-struct net_ports;
+#define NET_PORT_COUNT		65536
+
+/* One bitmap per protocol, bit = destination port. */
+struct net_ports {
+	DECLARE_BITMAP(tcp, NET_PORT_COUNT);
+	DECLARE_BITMAP(udp, NET_PORT_COUNT);
+};
 
 struct net_ports *net_ports_parse(const char *text, size_t len,
 				  const char **error);
 void net_ports_free(struct net_ports *ports);
-bool net_ports_has(const struct net_ports *ports, u8 protocol, u16 port);
+
+/*
+ * Whether @port of @protocol (IPPROTO_UDP, or else IPPROTO_TCP) is in
+ * @ports.  Inline: every packet of a protocol with a watched port asks.
+ */
+static inline bool net_ports_has(const struct net_ports *ports, u8 protocol,
+				 u16 port)
+{
+	return test_bit(port, protocol == IPPROTO_UDP ? ports->udp :
+			ports->tcp);
+}
+bool net_ports_any(const struct net_ports *ports, u8 protocol);
 size_t net_ports_format(const struct net_ports *ports, char *buf,
 			size_t size);
 
@@ -107,6 +128,13 @@ enum net_action net_action(void);
 const char *net_action_name(enum net_action action);
 bool net_watches(u8 protocol, u16 port);
 size_t net_format_ports(char *buf, size_t size);
+/* On while net/ports has a port of the protocol. */
+DECLARE_STATIC_KEY_FALSE(net_tcp_watched);
+DECLARE_STATIC_KEY_FALSE(net_udp_watched);
+
+/* defrag.c */
+int net_defrag_forward_on(void);
+void net_defrag_forward_off(void);
 
 /* payload.c */
 /* Bytes of context logged on each side of the bad span. */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Validating an L4 payload where it lies: the linear part, page fragments
- * and the frag_list of a non-linear skb are fed to the core's streaming
- * validator chunk by chunk (skb_seq_read()), never linearized or copied.
+ * Validating an L4 payload where it lies: a payload in the linear part is
+ * fed to the core's streaming validator at once; the linear part, page
+ * fragments and the frag_list of a non-linear skb chunk by chunk
+ * (skb_seq_read()), never linearized or copied.
  * Only the few bytes around a violation are copied, for the log line
  * verdict.c writes, so that the verdict needs nothing more of the skb.
  */
@@ -71,6 +72,28 @@ static void fill_window(const struct sk_buff *skb, unsigned int offset,
 			    NET_LOG_CONTEXT_BYTES, result->window);
 }
 
+/* A payload beyond the linear part, chunk by chunk, in place. */
+static void feed_chunks(struct sk_buff *skb, unsigned int offset,
+			unsigned int len, struct net_payload *result,
+			struct utf8guard_violation_search *search)
+{
+	struct skb_seq_state state;
+	unsigned int consumed = 0, n;
+	const u8 *data;
+
+	skb_prepare_seq_read(skb, offset, offset + len, &state);
+	while (!result->stream.stopped &&
+	       (n = skb_seq_read(consumed, &data, &state)) != 0) {
+		/* A block can run past @len (bytes after the UDP length). */
+		n = min(n, len - consumed);
+		utf8guard_stream_feed(&result->stream, data, n,
+				      utf8guard_stop_at_violation, search);
+		consumed += n;
+	}
+	if (result->stream.stopped)
+		skb_abort_seq_read(&state);
+}
+
 /**
  * net_payload_check() - validate bytes of an skb under a set of classes
  * @skb: the packet
@@ -97,9 +120,6 @@ int net_payload_check(struct sk_buff *skb, unsigned int offset,
 		.report = &result->violation,
 		.found = false,
 	};
-	struct skb_seq_state state;
-	unsigned int consumed = 0, n;
-	const u8 *data;
 
 	result->found = false;
 	result->carried = carry_length;
@@ -109,18 +129,16 @@ int net_payload_check(struct sk_buff *skb, unsigned int offset,
 	if (carry_length)
 		utf8guard_stream_feed(&result->stream, carry, carry_length,
 				      utf8guard_stop_at_violation, &search);
-	skb_prepare_seq_read(skb, offset, offset + len, &state);
-	while (!result->stream.stopped &&
-	       (n = skb_seq_read(consumed, &data, &state)) != 0) {
-		/* A block can run past @len (bytes after the UDP length). */
-		n = min(n, len - consumed);
-		utf8guard_stream_feed(&result->stream, data, n,
+	if (result->stream.stopped) {
+		/* The carry completes no character (TCP). */
+	} else if (len <= skb_headlen(skb) - min(offset, skb_headlen(skb))) {
+		/* All in the linear part: no skb_seq_read() machinery. */
+		utf8guard_stream_feed(&result->stream, skb->data + offset, len,
 				      utf8guard_stop_at_violation, &search);
-		consumed += n;
+	} else {
+		feed_chunks(skb, offset, len, result, &search);
 	}
-	if (result->stream.stopped)
-		skb_abort_seq_read(&state);
-	else if (at_end)
+	if (!result->stream.stopped && at_end)
 		utf8guard_stream_end(&result->stream,
 				     utf8guard_stop_at_violation, &search);
 	result->found = search.found;

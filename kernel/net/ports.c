@@ -16,15 +16,9 @@
 
 #include "net_hook.h"
 
-#define PORT_COUNT 65536
+#define PORT_COUNT NET_PORT_COUNT
 /* So that the canonical text always fits in NET_PORTS_TEXT_MAX. */
 #define NET_PORTS_WORDS_MAX 128
-
-/* One bitmap per protocol, bit = destination port. */
-struct net_ports {
-	DECLARE_BITMAP(tcp, PORT_COUNT);
-	DECLARE_BITMAP(udp, PORT_COUNT);
-};
 
 /* Parse a port: 1 to 65535, decimal, no sign, no leading zero. */
 static const char *parse_port(const char *text, size_t len, u32 *port)
@@ -118,14 +112,13 @@ void net_ports_free(struct net_ports *ports)
 	kfree(ports);
 }
 
-/* Whether @port of @protocol (IPPROTO_TCP or IPPROTO_UDP) is watched. */
-bool net_ports_has(const struct net_ports *ports, u8 protocol, u16 port)
+/* Whether any port of @protocol (IPPROTO_TCP or IPPROTO_UDP) is watched. */
+bool net_ports_any(const struct net_ports *ports, u8 protocol)
 {
-	if (protocol == IPPROTO_TCP)
-		return test_bit(port, ports->tcp);
-	if (protocol == IPPROTO_UDP)
-		return test_bit(port, ports->udp);
-	return false;
+	const unsigned long *map = protocol == IPPROTO_TCP ? ports->tcp :
+				   ports->udp;
+
+	return find_first_bit(map, PORT_COUNT) < PORT_COUNT;
 }
 
 static size_t format_map(const unsigned long *map, const char *proto,

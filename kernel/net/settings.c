@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Settings of utf8guard_nf.ko: net/enabled, net/ports and net/forward.
+ * Settings of utf8guard_nf.ko: net/enabled, net/ports, net/forward and
+ * net/action.
  *
  * The hooks read them locklessly: the flags with READ_ONCE(), the port set
- * under RCU (it is replaced whole and freed after a grace period).  They
- * are kit settings (hook_kit.h), with their module parameters: the kit
- * keeps the flags and their files, and stores ports and action under
- * net_settings.lock, refusing them while utf8guard is locked; a parse
- * error changes nothing.  Every change is logged with who made it.
+ * under RCU (it is replaced whole and freed after a grace period), and
+ * whether a protocol has any watched port from a static key, so that
+ * traffic of a protocol with none costs a jump.  They are kit settings
+ * (hook_kit.h), with their module parameters: the kit keeps net/enabled
+ * and its file, and stores the others under net_settings.lock, refusing
+ * them while utf8guard is locked; a parse error changes nothing.
+ * net/forward turns the IPv4 defragmenter on before it reads 1 (defrag.c),
+ * and a write that cannot do so fails and changes nothing.  Every change
+ * is logged with who made it.
  */
 
 #include <linux/err.h>
+#include <linux/in.h>
+#include <linux/jump_label.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -37,6 +44,14 @@ struct ports_holder {
 
 static enum net_action action;
 static struct ports_holder __rcu *watched;
+static bool forward;
+/* Whether forward_parse() turned the defragmenter on; under the lock. */
+static bool forward_defrag;
+/* Only the parameter's default; the setting is @forward. */
+static bool forward_param;
+
+DEFINE_STATIC_KEY_FALSE(net_tcp_watched);
+DEFINE_STATIC_KEY_FALSE(net_udp_watched);
 
 static ssize_t ports_show(char *buf);
 static int ports_parse(const char *text, size_t len, bool at_load,
@@ -47,6 +62,11 @@ static ssize_t action_show(char *buf);
 static int action_parse(const char *text, size_t len, bool at_load,
 			void **parsed);
 static void action_apply(void *parsed, bool at_load);
+static ssize_t forward_show(char *buf);
+static int forward_parse(const char *text, size_t len, bool at_load,
+			 void **parsed);
+static void forward_apply(void *parsed, bool at_load);
+static void forward_release(void *parsed);
 
 /*
  * The initialisers of .value and .param are the defaults; with no action
@@ -58,7 +78,10 @@ static struct utf8guard_kit_file files[NET_SETTING_COUNT] = {
 	[NET_SETTING_PORTS] = { .name = "ports", .show = ports_show,
 				.parse = ports_parse, .apply = ports_apply,
 				.release = ports_release, .param = "" },
-	[NET_SETTING_FORWARD] = { .name = "forward", .flag = true },
+	[NET_SETTING_FORWARD] = { .name = "forward", .show = forward_show,
+				  .parse = forward_parse,
+				  .apply = forward_apply,
+				  .release = forward_release },
 	[NET_SETTING_ACTION] = { .name = "action", .show = action_show,
 				 .parse = action_parse,
 				 .apply = action_apply },
@@ -68,8 +91,8 @@ UTF8GUARD_KIT_FILE_PARAM(enabled, files[NET_SETTING_ENABLED], bool,
 			 "Check payloads at load (default 1); later: net/enabled");
 UTF8GUARD_KIT_FILE_PARAM(ports, files[NET_SETTING_PORTS], charp,
 			 "Watched destination ports, e.g. tcp:80,udp:514,tcp:8000-8090 (default none); later: net/ports");
-UTF8GUARD_KIT_FILE_PARAM(forward, files[NET_SETTING_FORWARD], bool,
-			 "Check forwarded packets too (default 0); later: net/forward");
+UTF8GUARD_KIT_PARAM(forward, bool,
+		    "Check forwarded packets too (default 0); later: net/forward");
 UTF8GUARD_KIT_FILE_PARAM(action, files[NET_SETTING_ACTION], charp,
 			 "What a refused TCP segment does: drop (default) or reset the connection; later: net/action");
 
@@ -86,10 +109,75 @@ bool net_enabled(void)
 
 bool net_forward(void)
 {
-	return utf8guard_kit_flag(&files[NET_SETTING_FORWARD]);
+	return READ_ONCE(forward);
 }
 
-/* Whether packets to @port of @protocol are checked.  Atomic context. */
+/* What forward_parse() hands forward_apply() or forward_release(). */
+#define FORWARD_ON		BIT(0)
+#define FORWARD_DEFRAG_NOW	BIT(1)	/* this parse turned it on */
+
+/*
+ * "0" or "1" as for every flag; turning it on needs the defragmenter
+ * first, for forwarded datagrams to reach the hooks whole.
+ */
+static int forward_parse(const char *text, size_t len, bool at_load,
+			 void **parsed)
+{
+	struct utf8guard_parse_error error;
+	unsigned long result = 0;
+	bool on;
+	int ret;
+
+	if (!utf8guard_parse_flag(text, len, &on, &error)) {
+		pr_info_ratelimited("net/forward write refused: %s\n",
+				    error.message);
+		return -EINVAL;
+	}
+	if (on) {
+		result |= FORWARD_ON;
+		if (!forward_defrag) {
+			ret = net_defrag_forward_on();
+			if (ret)
+				return ret;
+			forward_defrag = true;
+			result |= FORWARD_DEFRAG_NOW;
+		}
+	}
+	*parsed = (void *)result;
+	return 0;
+}
+
+static void forward_apply(void *parsed, bool at_load)
+{
+	bool on = (unsigned long)parsed & FORWARD_ON;
+	bool old = READ_ONCE(forward);
+
+	WRITE_ONCE(forward, on);
+	/* The hooks see 0 before the defragmenter goes. */
+	if (!on && forward_defrag) {
+		synchronize_rcu();
+		net_defrag_forward_off();
+		forward_defrag = false;
+	}
+	if (!at_load && old != on)
+		pr_notice("net/forward %d -> %d (by %s[%d])\n", old, on,
+			  current->comm, task_pid_nr(current));
+}
+
+/* Locked: what the parse turned on goes again. */
+static void forward_release(void *parsed)
+{
+	if ((unsigned long)parsed & FORWARD_DEFRAG_NOW) {
+		net_defrag_forward_off();
+		forward_defrag = false;
+	}
+}
+
+static ssize_t forward_show(char *buf)
+{
+	return sysfs_emit(buf, "%d\n", net_forward());
+}
+
 enum net_action net_action(void)
 {
 	return READ_ONCE(action);
@@ -150,16 +238,16 @@ static ssize_t action_show(char *buf)
 	return sysfs_emit(buf, "%s\n", net_action_name(net_action()));
 }
 
+/*
+ * Whether packets to @port of @protocol are checked.  From a netfilter
+ * hook, which runs under rcu_read_lock(): the set it reads stays until the
+ * hook returns.
+ */
 bool net_watches(u8 protocol, u16 port)
 {
-	const struct ports_holder *holder;
-	bool yes;
+	const struct ports_holder *holder = rcu_dereference(watched);
 
-	rcu_read_lock();
-	holder = rcu_dereference(watched);
-	yes = holder && net_ports_has(holder->ports, protocol, port);
-	rcu_read_unlock();
-	return yes;
+	return holder && net_ports_has(holder->ports, protocol, port);
 }
 
 size_t net_format_ports(char *buf, size_t size)
@@ -238,8 +326,17 @@ static void ports_apply(void *parsed, bool at_load)
 	holder->before = NULL;
 	holder->after = NULL;
 	net_format_ports(before, NET_PORTS_TEXT_MAX);
+	/* A key is on whenever the set the hooks may read needs it. */
+	if (net_ports_any(holder->ports, IPPROTO_TCP))
+		static_branch_enable(&net_tcp_watched);
+	if (net_ports_any(holder->ports, IPPROTO_UDP))
+		static_branch_enable(&net_udp_watched);
 	old = rcu_replace_pointer(watched, holder,
 				  lockdep_is_held(&net_settings.lock));
+	if (!net_ports_any(holder->ports, IPPROTO_TCP))
+		static_branch_disable(&net_tcp_watched);
+	if (!net_ports_any(holder->ports, IPPROTO_UDP))
+		static_branch_disable(&net_udp_watched);
 	net_format_ports(after, NET_PORTS_TEXT_MAX);
 	if (!at_load && strcmp(before, after))
 		pr_notice("net/ports \"%s\" -> \"%s\" (by %s[%d])\n", before,
@@ -271,7 +368,10 @@ static ssize_t ports_show(char *buf)
 /* At load, before the hooks exist. */
 int net_settings_init(void)
 {
-	int ret = utf8guard_kit_settings_init(&net_settings, "net");
+	int ret;
+
+	files[NET_SETTING_FORWARD].param = forward_param ? "1" : "0";
+	ret = utf8guard_kit_settings_init(&net_settings, "net");
 
 	/* The ports may be in place when the action does not parse. */
 	if (ret)
@@ -288,4 +388,11 @@ void net_settings_exit(void)
 	rcu_barrier();	/* the call_rcu() of replaced sets */
 	if (holder)
 		holder_free(holder);
+	static_branch_disable(&net_tcp_watched);
+	static_branch_disable(&net_udp_watched);
+	WRITE_ONCE(forward, false);
+	if (forward_defrag) {
+		net_defrag_forward_off();
+		forward_defrag = false;
+	}
 }

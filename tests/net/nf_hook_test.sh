@@ -695,7 +695,25 @@ run "forward 1: checked by the router too" "checked+2 g_checked+2" ok -- \
 	udp --send-ns $client --recv-ns $peer 10.9.0.2 5140 $GOOD
 run "forward 1: dropped by the router" "$(want dropped overlong)" dropped -- \
 	udp --send-ns $client --recv-ns $peer 10.9.0.2 5140 c0ae
+# The router reassembles only while net/forward is 1 (defrag.c): a 4000-byte
+# datagram crosses it in 3 fragments, checked whole at both hops.
+run "forward 1: 4000-byte datagram (fragments) checked whole by the router" \
+	"checked+2 g_checked+2" ok -- \
+	udp --send-ns $client --recv-ns $peer --size 4000 10.9.0.2 5140 -
+run "forward 1: bad in the last fragment, dropped by the router" \
+	"$(want dropped overlong)" dropped -- \
+	udp --send-ns $client --recv-ns $peer --size 4000 --bad-at 3990 \
+	10.9.0.2 5140 -
+mark
 set_file $net/forward 0
+expect_match "a forward change is logged with who made it" \
+	'net/forward 1 -> 0 \(by guest_write\[[0-9]+\]\)' "$(log_since)"
+# forward 0: no defragmenter at the router; the receiver still sees the
+# datagram whole (IPv4 reassembles before local-in).
+run "forward 0: 4000-byte datagram, bad in the last fragment, dropped once" \
+	"$(want dropped overlong)" dropped -- \
+	udp --send-ns $client --recv-ns $peer --size 4000 --bad-at 3990 \
+	10.9.0.2 5140 -
 echo 0 >/proc/sys/net/ipv4/ip_forward
 
 # --- modes, policy, enabled ---------------------------------------------------
