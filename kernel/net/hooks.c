@@ -198,16 +198,15 @@ static unsigned int refuse_unparsed(struct sk_buff *skb,
  * Whether @skb certainly goes to no watched port: its protocol is neither
  * UDP nor TCP, or has no watched port (a static key), or its destination
  * port is not watched.  Only from headers a few loads find: an IP
- * fragment, an IPv6 extension header or a header that cannot be read
- * takes the full parse, which judges it.  Unwatched traffic pays this and
+ * fragment, an IPv6 extension header or ports outside the linear part
+ * take the full parse, which judges them.  Unwatched traffic pays this and
  * no more (Documentation/netfilter-hook-design.rst, "Cost").
  */
 static bool unwatched(const struct sk_buff *skb,
 		      const struct nf_hook_state *state)
 {
-	const __be16 *dport;
+	const struct udphdr *ports;
 	unsigned int thoff;
-	__be16 _dport;
 	u8 protocol;
 
 	BUILD_BUG_ON(offsetof(struct udphdr, dest) !=
@@ -231,21 +230,25 @@ static bool unwatched(const struct sk_buff *skb,
 	    !static_branch_unlikely(&net_udp_watched) :
 	    !static_branch_unlikely(&net_tcp_watched))
 		return true;
-	dport = skb_header_pointer(skb, thoff + offsetof(struct udphdr, dest),
-				   sizeof(_dport), &_dport);
-	return dport && !net_watches(protocol, ntohs(*dport));
+	/* The ports in the linear part, as good as always. */
+	if (thoff + offsetofend(struct udphdr, dest) > skb_headlen(skb))
+		return false;
+	ports = (const struct udphdr *)(skb->data + thoff);
+	return !net_watches(protocol, ntohs(ports->dest));
 }
 
-static unsigned int utf8guard_nf_hook(void *priv, struct sk_buff *skb,
-				      const struct nf_hook_state *state)
+/*
+ * A packet a watched port may get.  Not inlined: the fast way out in
+ * utf8guard_nf_hook() then needs no stack frame for struct net_packet.
+ */
+static noinline unsigned int check_packet(struct sk_buff *skb,
+					  const struct nf_hook_state *state)
 {
 	struct utf8guard_policy policy;
 	struct net_packet pkt;
 	enum parse_result parsed;
 
-	if (state->hook == NF_INET_FORWARD && !net_forward())
-		return NF_ACCEPT;
-	if (unwatched(skb, state) || !net_enabled())
+	if (!net_enabled())
 		return NF_ACCEPT;
 	policy = utf8guard_policy_get();
 	if (policy.mode == UTF8GUARD_MODE_OFF)
@@ -275,6 +278,16 @@ static unsigned int utf8guard_nf_hook(void *priv, struct sk_buff *skb,
 	if (pkt.protocol == IPPROTO_TCP)
 		return net_tcp_check(skb, &pkt, state, &policy);
 	return check_udp(skb, &pkt, state, &policy);
+}
+
+static unsigned int utf8guard_nf_hook(void *priv, struct sk_buff *skb,
+				      const struct nf_hook_state *state)
+{
+	if (state->hook == NF_INET_FORWARD && !net_forward())
+		return NF_ACCEPT;
+	if (unwatched(skb, state))
+		return NF_ACCEPT;
+	return check_packet(skb, state);
 }
 
 static const struct nf_hook_ops hook_ops[] = {

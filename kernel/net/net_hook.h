@@ -33,6 +33,7 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/jump_label.h>
+#include <linux/rcupdate.h>
 #include <linux/types.h>
 
 #include "utf8guard.h"
@@ -126,8 +127,21 @@ bool net_enabled(void);
 bool net_forward(void);
 enum net_action net_action(void);
 const char *net_action_name(enum net_action action);
-bool net_watches(u8 protocol, u16 port);
 size_t net_format_ports(char *buf, size_t size);
+extern struct net_ports __rcu *net_watched_ports;
+
+/*
+ * Whether packets to @port of @protocol (IPPROTO_UDP or IPPROTO_TCP) are
+ * checked.  From a netfilter hook, which runs under rcu_read_lock(): the
+ * set it reads stays until the hook returns.  Inline: every packet of a
+ * protocol with a watched port asks.
+ */
+static inline bool net_watches(u8 protocol, u16 port)
+{
+	const struct net_ports *ports = rcu_dereference(net_watched_ports);
+
+	return ports && net_ports_has(ports, protocol, port);
+}
 /* On while net/ports has a port of the protocol. */
 DECLARE_STATIC_KEY_FALSE(net_tcp_watched);
 DECLARE_STATIC_KEY_FALSE(net_udp_watched);

@@ -44,6 +44,8 @@ struct ports_holder {
 
 static enum net_action action;
 static struct ports_holder __rcu *watched;
+/* @watched's set, for the hooks (net_watches()); freed with it. */
+struct net_ports __rcu *net_watched_ports;
 static bool forward;
 /* Whether forward_parse() turned the defragmenter on; under the lock. */
 static bool forward_defrag;
@@ -238,18 +240,6 @@ static ssize_t action_show(char *buf)
 	return sysfs_emit(buf, "%s\n", net_action_name(net_action()));
 }
 
-/*
- * Whether packets to @port of @protocol are checked.  From a netfilter
- * hook, which runs under rcu_read_lock(): the set it reads stays until the
- * hook returns.
- */
-bool net_watches(u8 protocol, u16 port)
-{
-	const struct ports_holder *holder = rcu_dereference(watched);
-
-	return holder && net_ports_has(holder->ports, protocol, port);
-}
-
 size_t net_format_ports(char *buf, size_t size)
 {
 	const struct ports_holder *holder;
@@ -333,6 +323,7 @@ static void ports_apply(void *parsed, bool at_load)
 		static_branch_enable(&net_udp_watched);
 	old = rcu_replace_pointer(watched, holder,
 				  lockdep_is_held(&net_settings.lock));
+	rcu_assign_pointer(net_watched_ports, holder->ports);
 	if (!net_ports_any(holder->ports, IPPROTO_TCP))
 		static_branch_disable(&net_tcp_watched);
 	if (!net_ports_any(holder->ports, IPPROTO_UDP))
@@ -385,6 +376,7 @@ void net_settings_exit(void)
 	struct ports_holder *holder = rcu_dereference_protected(watched, true);
 
 	RCU_INIT_POINTER(watched, NULL);
+	RCU_INIT_POINTER(net_watched_ports, NULL);
 	rcu_barrier();	/* the call_rcu() of replaced sets */
 	if (holder)
 		holder_free(holder);
