@@ -139,6 +139,8 @@ bench-fs:
 
 bench-nf:
 	bench/nf-udp.sh
+	bench/nf-udp.sh --clock icount --port unwatched
+	bench/nf-udp.sh --clock icount --port none
 
 fuzz:
 	$(MAKE) -f tests/core/Makefile.inc core-fuzz
