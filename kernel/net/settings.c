@@ -137,7 +137,12 @@ static int forward_parse(const char *text, size_t len, bool at_load,
 	}
 	if (on) {
 		result |= FORWARD_ON;
-		if (!forward_defrag) {
+		/*
+		 * Locked: the kit refuses the write; turning the
+		 * defragmenter on and off again would hold forwarded
+		 * fragments for nothing (review round 16).
+		 */
+		if (!forward_defrag && (at_load || !utf8guard_locked())) {
 			ret = net_defrag_forward_on();
 			if (ret)
 				return ret;
