@@ -141,6 +141,7 @@ bench-nf:
 	bench/nf-udp.sh
 	bench/nf-udp.sh --clock icount --port unwatched
 	bench/nf-udp.sh --clock icount --port none
+	for stop in 1 2 3; do bench/nf-udp.sh --clock icount --stop $$stop || exit; done
 
 fuzz:
 	$(MAKE) -f tests/core/Makefile.inc core-fuzz

@@ -6,7 +6,9 @@
 #   B  with utf8guard.ko (mode enforce) + utf8guard_nf.ko watching the port
 #      (WATCHED=watched), or watching another UDP port only
 #      (WATCHED=unwatched: what the module costs traffic it does not check),
-#      or a TCP port only (WATCHED=none: no UDP port, the hook call alone)
+#      or a TCP port only (WATCHED=none: no UDP port, the hook call alone);
+#      with STOP=1..3 the benchmark build utf8guard_nf_bench.ko in its place,
+#      its check of the watched datagrams stopped (tests/net/kmod/bench.h)
 # in ROUNDS rounds whose order alternates (A B, B A, ...).  Prints one
 #   bench-result: round=R config=A|B iterations=N elapsed_ns=T
 # line per measurement (N datagrams received in T ns).  Each measurement is
@@ -38,11 +40,20 @@ expect() {	# WHAT WANT GOT
 load() {
 	insmod $mods/utf8guard.ko mode=enforce validator="$VALIDATOR" ||
 		die "insmod utf8guard.ko validator=$VALIDATOR"
-	insmod $mods/utf8guard_nf.ko ports=$WATCH || die "insmod utf8guard_nf.ko"
+	if [ "${STOP:-0}" = 0 ]; then
+		insmod $mods/utf8guard_nf.ko ports=$WATCH || die "insmod utf8guard_nf.ko"
+	else
+		insmod $mods/utf8guard_nf_bench.ko ports=$WATCH stop="$STOP" ||
+			die "insmod utf8guard_nf_bench.ko stop=$STOP"
+	fi
 	expect "net/ports" "$WATCH" "$(cat $S/net/ports)"
 }
 unload() {
-	rmmod utf8guard_nf || die "rmmod utf8guard_nf"
+	if [ "${STOP:-0}" = 0 ]; then
+		rmmod utf8guard_nf || die "rmmod utf8guard_nf"
+	else
+		rmmod utf8guard_nf_bench || die "rmmod utf8guard_nf_bench"
+	fi
 	rmmod utf8guard || die "rmmod utf8guard"
 }
 # run SECONDS: sets n and ns from net_op udp-bench.
@@ -65,7 +76,9 @@ measure() {
 	echo "bench-result: round=$2 config=$1 iterations=$n elapsed_ns=$ns"
 	if [ "$1" = B ]; then
 		checked=$(cat $S/net/stats/checked)
-		if [ "$WATCH" = "udp:$PORT" ]; then
+		if [ "${STOP:-0}" != 0 ]; then
+			:	# stopped before the counters, or counted nothing
+		elif [ "$WATCH" = "udp:$PORT" ]; then
 			[ "$checked" -ge "$n" ] ||
 				die "round $2: checked $checked < received $n"
 		else
@@ -88,7 +101,10 @@ ip link set lo up
 # port it watches), arrives in A.
 load
 echo "bench: validator: $(cat $S/validator)"
-if [ "$WATCH" = "tcp:$PORT" ]; then
+if [ "${STOP:-0}" != 0 ]; then
+	expect "stop" "$STOP" "$(cat /sys/module/utf8guard_nf_bench/parameters/stop)"
+	echo "bench: B is utf8guard_nf_bench.ko stop=$STOP: the check stops early, nothing is refused"
+elif [ "$WATCH" = "tcp:$PORT" ]; then
 	expect "no UDP port watched: c0 ae arrives" ok "$($op udp 127.0.0.1 $PORT c0ae)"
 	echo "bench: B watches $WATCH only: the UDP traffic pays the hook call alone"
 else

@@ -15,7 +15,10 @@
 # watches another UDP port, so the figures are what the module costs
 # traffic it does not check (target <= 1 %); --port none: B watches a TCP
 # port only, so UDP traffic pays the hook call and no port lookup (the
-# hook mechanism's share of the unwatched cost).
+# hook mechanism's share of the unwatched cost).  --stop N: B is the
+# benchmark build utf8guard_nf_bench.ko (tests/net/kmod/bench.h), whose
+# check of a watched datagram stops at its entry (1), before the payload
+# (2) or before the verdict (3): the layers of the watched cost.
 # The CPU is emulated: only the ratio means anything.  --clock: under
 # -icount (the default runs both) guest time counts guest instructions.
 # --validator PATH loads utf8guard.ko with validator=PATH (auto, scalar,
@@ -24,6 +27,7 @@
 # Usage: nf-udp.sh [--size BYTES (1400)] [--seconds S (3)] [--rounds R (15)]
 #          [--smp N (1)] [--timeout SECS (900)] [--validator PATH (auto)]
 #          [--clock icount|wall|both (both)] [--port watched|unwatched|none]
+#          [--stop 0|1|2|3 (0)]
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -37,7 +41,7 @@ usage() {
 	sed -n '/^# Usage: /,/^set /{/^set /d; s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}" >&2
 	exit 2
 }
-size=1400 seconds=3 rounds=15 smp=1 timeout=900 clock=both port=watched validator=auto
+size=1400 seconds=3 rounds=15 smp=1 timeout=900 clock=both port=watched validator=auto stop=0
 while (($#)); do
 	(($# >= 2)) || usage
 	case "$1" in
@@ -47,6 +51,7 @@ while (($#)); do
 	--smp) smp=$2 ;;
 	--clock) clock=$2 ;;
 	--port) port=$2 ;;
+	--stop) stop=$2 ;;
 	--timeout) timeout=$2 ;;
 	--validator) validator=$2 ;;
 	*) usage ;;
@@ -60,6 +65,8 @@ done
 [[ "$validator" =~ ^(auto|scalar|sse4\.1|avx2|avx512)$ ]] || usage
 [[ "$clock" =~ ^(icount|wall|both)$ ]] || usage
 [[ "$port" =~ ^(watched|unwatched|none)$ ]] || usage
+[[ "$stop" =~ ^[0-3]$ ]] || usage
+[[ "$stop" = 0 || "$port" = watched ]] || usage
 # The issue's targets: 5 % on a watched port, 1 % on one it does not watch.
 label_b="enforce, $validator" subject="utf8guard_nf.ko in enforce"
 if [ "$port" = unwatched ]; then
@@ -69,6 +76,10 @@ elif [ "$port" = none ]; then
 	TARGET_PERCENT=1
 	label_b="loaded, no UDP port" subject="utf8guard_nf.ko loaded, no UDP port watched"
 fi
+stops=("" "at its entry" "before the payload" "before the verdict")
+if [ "$stop" != 0 ]; then
+	label_b="stop $stop" subject="the check stopped ${stops[$stop]} (utf8guard_nf_bench.ko stop=$stop)"
+fi
 
 mkdir -p "$out"
 "$top/scripts/install-deps.sh"
@@ -77,7 +88,7 @@ echo "bench-nf: building net_op (static) and the modules for the stock kernel...
 tree=$("$vm/stock-kernel.sh" --build)
 image=$("$vm/stock-kernel.sh" --image)
 "$top/tests/harness/build-modules.sh" "$tree" "$out/modules"
-for ko in utf8guard.ko utf8guard_nf.ko; do
+for ko in utf8guard.ko utf8guard_nf.ko tests/net/kmod/utf8guard_nf_bench.ko; do
 	[[ -f "$out/modules/$ko" ]] || {
 		echo "bench-nf: $out/modules/$ko was not built (see $out/modules/build.log)" >&2
 		exit 1
@@ -85,12 +96,13 @@ for ko in utf8guard.ko utf8guard_nf.ko; do
 done
 "$vm/stock-modules.sh" "$("$vm/stock-kernel.sh" --version)" \
 	"$out/stock-modules" --deps-of "$out/modules/utf8guard_nf.ko"
-printf 'SIZE=%s\nSECONDS=%s\nROUNDS=%s\nVALIDATOR=%s\nWATCHED=%s\n' "$size" "$seconds" \
-	"$rounds" "$validator" "$port" >"$out/bench.conf"
+printf 'SIZE=%s\nSECONDS=%s\nROUNDS=%s\nVALIDATOR=%s\nWATCHED=%s\nSTOP=%s\n' "$size" \
+	"$seconds" "$rounds" "$validator" "$port" "$stop" >"$out/bench.conf"
 
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/bench/nf-udp-guest.sh" \
 	--file "$out/modules/utf8guard.ko:/utf8guard/modules/" \
 	--file "$out/modules/utf8guard_nf.ko:/utf8guard/modules/" \
+	--file "$out/modules/tests/net/kmod/utf8guard_nf_bench.ko:/utf8guard/modules/" \
 	--file "$out/net_op:/utf8guard/tools/" \
 	--file "$out/bench.conf:/utf8guard/" --tree "$out/stock-modules"
 

@@ -3,9 +3,11 @@
 # smoke_test.sh - suite `bench` of make check: the hook benchmarks still
 # run, not what they measure (benchmarks, not tests: make bench-fs and make
 # bench-nf give the figures).  One short round of each under -icount:
-# bench-fs (200 create+close+unlink) and bench-nf (1 s of datagrams) exit
-# 0, the guest's module checks pass (enforce refuses a bad name; drops a
-# datagram with C0 AE), and each prints its table in guest instructions.
+# bench-fs (200 create+close+unlink) and bench-nf (1 s of datagrams, and
+# once more with its benchmark build, --stop 3) exit 0, the guest's module
+# checks pass (enforce refuses a bad name; drops a datagram with C0 AE; the
+# benchmark build loads with its stop), and each prints its table in guest
+# instructions.
 set -uo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,4 +40,8 @@ smoke bench-nf dg 5 "the module drops a bad datagram in the guest" \
 	'guest: enforce drops a datagram with c0 ae' \
 	'utf8guard_nf.ko in enforce' -- \
 	"$top/bench/nf-udp.sh" --clock icount --rounds 1 --seconds 1
+smoke bench-nf dg 5 "the benchmark build stops its check before the verdict" \
+	'guest: B is utf8guard_nf_bench.ko stop=3: the check stops early' \
+	'the check stopped before the verdict \(utf8guard_nf_bench\.ko stop=3\)' -- \
+	"$top/bench/nf-udp.sh" --clock icount --rounds 1 --seconds 1 --stop 3
 finish_tests

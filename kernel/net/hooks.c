@@ -173,6 +173,8 @@ static unsigned int check_udp(struct sk_buff *skb,
 						     &outcome.payload);
 		outcome.refused = !outcome.checked;
 		outcome.why = NET_UNPARSED;
+		if (NET_BENCH_STOP(NET_BENCH_BEFORE_VERDICT))
+			return NF_ACCEPT;
 		verdict = net_verdict(skb, &datagram, state, policy, &outcome);
 		done += datagram.len;
 	} while (verdict == NF_ACCEPT && done < pkt->len);
@@ -248,7 +250,7 @@ static noinline unsigned int check_packet(struct sk_buff *skb,
 	struct net_packet pkt;
 	enum parse_result parsed;
 
-	if (!net_enabled())
+	if (!net_enabled() || NET_BENCH_STOP(NET_BENCH_AT_CHECK))
 		return NF_ACCEPT;
 	policy = utf8guard_policy_get();
 	if (policy.mode == UTF8GUARD_MODE_OFF)
@@ -275,6 +277,8 @@ static noinline unsigned int check_packet(struct sk_buff *skb,
 	if (!net_watches(pkt.protocol, ntohs(pkt.key.dport)))
 		return NF_ACCEPT;
 	pkt.action = net_action();
+	if (NET_BENCH_STOP(NET_BENCH_BEFORE_PAYLOAD))
+		return NF_ACCEPT;
 	if (pkt.protocol == IPPROTO_TCP)
 		return net_tcp_check(skb, &pkt, state, &policy);
 	return check_udp(skb, &pkt, state, &policy);

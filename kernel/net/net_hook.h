@@ -311,6 +311,22 @@ struct net_packet {
 int net_hooks_init(void);
 void net_hooks_exit(void);
 
+/*
+ * Where the benchmark build utf8guard_nf_bench.ko (tests/net/kmod/,
+ * bench/nf-udp.sh --stop) lets the check of a packet to a watched port
+ * stop, to measure the hook in layers.  Always false in utf8guard_nf.ko.
+ */
+enum net_bench_stop {
+	NET_BENCH_FULL,			/* the whole check */
+	NET_BENCH_AT_CHECK,		/* the hook call and the port lookup */
+	NET_BENCH_BEFORE_PAYLOAD,	/* headers, settings and policy read */
+	NET_BENCH_BEFORE_VERDICT,	/* payload validated, nothing counted */
+};
+
+#ifndef NET_BENCH_STOP
+#define NET_BENCH_STOP(where) false
+#endif
+
 /* verdict.c */
 /* Whom net/action reset resets for a segment refused for its payload. */
 enum net_reset_target {

@@ -28,7 +28,7 @@ release=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$tree/include/generate
 out=${2:-$top/build/modules/$release}
 
 sources() {
-	(cd "$top" && find Kbuild core kernel tests/consumer tests/fs/kmod tests/unicode \
+	(cd "$top" && find Kbuild core kernel tests/consumer tests/fs/kmod tests/net/kmod tests/unicode \
 		\( -name '*.[ch]' -o -name Kbuild -o -name .kunitconfig \) -print0)
 }
 mkdir -p "$(dirname "$out")"

@@ -31,7 +31,8 @@ if [ ! -x "$src/scripts/checkpatch.pl" ]; then
 fi
 
 mapfile -t c_files < <(git ls-files 'core/*.[ch]' 'kernel/*.[ch]' \
-	'tests/consumer/*.[ch]' 'tests/fs/kmod/*.[ch]' | grep -vx kernel/compat.h)
+	'tests/consumer/*.[ch]' 'tests/fs/kmod/*.[ch]' 'tests/net/kmod/*.[ch]' |
+	grep -vx kernel/compat.h)
 out=$(perl "$src/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	-f "${c_files[@]}" 2>&1 | grep -E 'ERROR|WARNING|CHECK')
 expect_eq "checkpatch on ${#c_files[@]} files" "" "$out"
