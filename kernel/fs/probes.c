@@ -72,6 +72,8 @@ static int check_in_dir(enum fs_op op, struct pt_regs *regs)
 
 	if (selftest_running())
 		return selftest_hit(regs, dentry);
+	if (FS_BENCH_STOP(FS_BENCH_AT_ENTRY))
+		return 0;
 	/* The hooked function returns 0 for private inodes: so do we. */
 	if (unlikely(IS_PRIVATE(dir)))
 		return 0;
