@@ -14,10 +14,16 @@
 # ratios.
 # With --mode off, B is timed once the module has disarmed its probes
 # (1 s after the load): what mode off costs, which should be nothing.
+# With --breakdown, the same run also times utf8guard_fs_bench.ko
+# (tests/fs/kmod/bench.h), whose check stops at the pre-handler's entry
+# (the hook mechanism alone), before the name's scan, before the counters,
+# or nowhere, and prints each configuration's median per iteration, its
+# cost over the one before and over no modules; and how many times one
+# iteration enters each function the modules probe.
 # The CPU is emulated: only the ratio means anything.
 # Usage: fs-create-unlink.sh [--iterations N (5000)] [--rounds R (21)]
 #          [--smp N (1)] [--timeout SECS (900)] [--mode enforce|audit|off]
-#          [--clock icount|wall|both (both)]
+#          [--clock icount|wall|both (both)] [--breakdown]
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,7 +38,13 @@ usage() {
 	exit 2
 }
 iterations=5000 rounds=21 smp=1 timeout=900 clock=both mode=enforce
+breakdown=0
 while (($#)); do
+	if [ "$1" = --breakdown ]; then
+		breakdown=1
+		shift
+		continue
+	fi
 	(($# >= 2)) || usage
 	case "$1" in
 	--iterations) iterations=$2 ;;
@@ -56,6 +68,10 @@ enforce | audit | off) ;;
 	exit 2
 	;;
 esac
+if ((breakdown)) && [ "$mode" = off ]; then
+	echo "bench-fs: --breakdown measures a check: not with --mode off" >&2
+	exit 2
+fi
 
 mkdir -p "$out"
 "$top/scripts/install-deps.sh"
@@ -64,29 +80,39 @@ gcc -static -O2 -Wall -Wextra -Werror -o "$out/create_unlink" "$top/bench/create
 tree=$("$vm/stock-kernel.sh" --build)
 image=$("$vm/stock-kernel.sh" --image)
 "$top/tests/harness/build-modules.sh" "$tree" "$out/modules"
-for ko in utf8guard.ko utf8guard_fs.ko; do
+cp "$out/modules/tests/fs/kmod/utf8guard_fs_bench.ko" "$out/modules/"
+for ko in utf8guard.ko utf8guard_fs.ko utf8guard_fs_bench.ko; do
 	[[ -f "$out/modules/$ko" ]] || {
 		echo "bench-fs: $out/modules/$ko was not built (see $out/modules/build.log)" >&2
 		exit 1
 	}
 done
-printf 'ITERATIONS=%s\nROUNDS=%s\nMODE=%s\n' "$iterations" "$rounds" "$mode" >"$out/bench.conf"
+printf 'ITERATIONS=%s\nROUNDS=%s\nMODE=%s\nBREAKDOWN=%s\n' "$iterations" "$rounds" \
+	"$mode" "$breakdown" >"$out/bench.conf"
 
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/bench/fs-create-unlink-guest.sh" \
 	--file "$out/modules/utf8guard.ko:/utf8guard/modules/" \
 	--file "$out/modules/utf8guard_fs.ko:/utf8guard/modules/" \
+	--file "$out/modules/utf8guard_fs_bench.ko:/utf8guard/modules/" \
 	--file "$out/create_unlink:/utf8guard/tools/" \
 	--file "$out/bench.conf:/utf8guard/"
 
 echo "bench-fs: booting $(basename "$image") under qemu (TCG, $smp CPU)," \
 	"$rounds rounds of $iterations iterations with and without the modules..."
-# Per round: guest time per iteration of A and B; then medians and
-# ratios.  Under -icount (shift=0) a guest nanosecond is one guest
-# instruction: the figures are instructions, the same run after run.
-ab_measure bench-fs "$out" "$image" "$smp" "$timeout" "$clock" it \
-	-v rounds="$rounds" -v target="$TARGET_PERCENT" \
-	-v what="$iterations x (open(O_CREAT|O_EXCL) + close + unlink) of a well-formed name on tmpfs" \
-	-v label_a="without modules" -v label_b="utf8guard_fs $mode" \
-	-v subject="utf8guard_fs.ko in $mode"
+what="$iterations x (open(O_CREAT|O_EXCL) + close + unlink) of a well-formed name on tmpfs"
+if ((breakdown)); then
+	AB_SUMMARY=fs-breakdown.awk \
+		ab_measure bench-fs "$out" "$image" "$smp" "$timeout" "$clock" it \
+		-v rounds="$rounds" -v target="$TARGET_PERCENT" -v what="$what" \
+		-v mode="$mode"
+else
+	# Per round: guest time per iteration of A and B; then medians and
+	# ratios.  Under -icount (shift=0) a guest nanosecond is one guest
+	# instruction: the figures are instructions, the same run after run.
+	ab_measure bench-fs "$out" "$image" "$smp" "$timeout" "$clock" it \
+		-v rounds="$rounds" -v target="$TARGET_PERCENT" -v what="$what" \
+		-v label_a="without modules" -v label_b="utf8guard_fs $mode" \
+		-v subject="utf8guard_fs.ko in $mode"
+fi
 echo
 echo "bench-fs: done (console logs: $out/console-*.log)"
