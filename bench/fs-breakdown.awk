@@ -1,22 +1,31 @@
 # SPDX-License-Identifier: GPL-2.0
-# fs-breakdown.awk - the summary of `make bench-fs --breakdown`
-# (bench/fs-create-unlink.sh).  Input: one line per measurement,
-#   bench-result: round=R config=A|H|W|S|F|B iterations=N elapsed_ns=T
+# fs-breakdown.awk - the summary of `make bench-fs --breakdown` and
+# `--mechanisms` (bench/fs-create-unlink.sh).  Input: one line per
+# measurement,
+#   bench-result: round=R config=C iterations=N elapsed_ns=T
 # and one per function the modules probe,
 #   bench-hits: iterations=N function=F hits=H
 # Prints the median cost per iteration (T / N) of each configuration, what
-# it adds to the one above it and to A, the per-round ratios' spread, and
-# the probed functions' entries per iteration.  Variables: bench, what,
-# kernel, rounds, target (per cent), mode, unit, clock.  Needs
-# bench/stats.awk (awk -f stats.awk -f this).
+# it adds to the one above it (H to S: the layers of the check) and to A,
+# the per-round ratios' spread, and the probed functions' entries per
+# iteration.  Variables: bench, what, kernel, rounds, target (per cent),
+# mode, unit, clock, configs (the configurations, e.g. "A H W S F B").
+# Needs bench/stats.awk (awk -f stats.awk -f this).
 BEGIN {
-	n = split("A H W S F B", config, " ")
+	n = split(configs, config, " ")
 	label["A"] = "no modules"
 	label["H"] = "probes armed, handler returns at once"
 	label["W"] = "+ settings, overlay marks (no scan)"
 	label["S"] = "+ the name's scan (nothing counted)"
 	label["F"] = "+ counters: the whole check (bench build)"
 	label["B"] = "the whole check (utf8guard_fs.ko)"
+	label["K"] = "prototype: kprobe, pre+post_handler"
+	label["N"] = "prototype: kprobe, no post_handler"
+	label["O"] = "prototype: ftrace_ops SAVE_REGS|IPMODIFY"
+	label["D"] = "prototype: ftrace direct call"
+	# The step of each layer is over the one below it.
+	below["W"] = "H"; below["S"] = "W"; below["F"] = "S"; below["B"] = "S"
+	below["H"] = "A"
 }
 {
 	delete f
@@ -54,14 +63,14 @@ END {
 		m[c] = quantile(v, rounds, 0.5)
 		iqr = (quantile(q, rounds, 0.75) - quantile(q, rounds, 0.25)) * 100
 		# F's step is over S; B's over S too (F and B are the same check).
-		prev = k == 1 ? "" : (c == "B" ? "S" : config[k - 1])
+		prev = (c in below) && (below[c] in m) ? below[c] : ""
 		printf "  %-2s %-42s %10.0f %9s %9s %8.2f%% %7.2f%%\n", c, label[c], m[c],
 			prev == "" ? "" : sprintf("%+.0f", m[c] - m[prev]),
 			k == 1 ? "" : sprintf("%+.0f", m[c] - m["A"]),
 			(m[c] / m["A"] - 1) * 100, iqr
 	}
-	printf "  (%s per iteration; step: over the line above, B over S; IQR: of the\n", unit
-	printf "  per-round ratios to A, in %% of A.  Target for B: <= %d %% over A: %s)\n", target, (m["B"] / m["A"] - 1) * 100 <= target ? "met" : "NOT met"
+	printf "  (%s per iteration; step: over the layer below (W over H, ..., B over S);\n  IQR: of the", unit
+	printf " per-round ratios to A, in %% of A.  Target for B: <= %d %% over A: %s)\n", target, (m["B"] / m["A"] - 1) * 100 <= target ? "met" : "NOT met"
 	if (nhits) {
 		printf "\n  entries per iteration into the functions the modules probe (function tracer):\n"
 		for (k = 1; k <= nhits; k++)

@@ -24,9 +24,17 @@
 # then B; and once, untimed, counts the entries into every function the
 # modules probe during ITERATIONS iterations (the function tracer):
 #   bench-hits: iterations=N function=F hits=H
+# With MECHANISMS=1 (--mechanisms), the rounds also time
+# utf8guard_hookproto.ko alone (bench/hookproto/), its trivial hook on
+# security_inode_create() through
+#   K  a kprobe as utf8guard_fs.ko's (pre- and post_handler)
+#   N  a kprobe without post_handler
+#   O  an ftrace_ops of its own (SAVE_REGS | IPMODIFY)
+#   D  an ftrace direct call
+# each checked first: a name that starts with FF is refused, another not.
 set -u
 # shellcheck source=/dev/null
-. /utf8guard/bench.conf		# ITERATIONS=, ROUNDS=, MODE=, BREAKDOWN=
+. /utf8guard/bench.conf		# ITERATIONS=, ROUNDS=, MODE=, BREAKDOWN=, MECHANISMS=
 # shellcheck source=../tests/vm/vm-lib.sh
 . /utf8guard/vm-lib.sh		# wait_fs_probes
 mods=/utf8guard/modules
@@ -81,27 +89,60 @@ stop_of() {
 	F) echo 0 ;;
 	esac
 }
+# mech_of CONFIG: utf8guard_hookproto.ko's mech= in CONFIG, or nothing.
+mech_of() {
+	case $1 in
+	K) echo kprobe ;;
+	N) echo kprobe-nopost ;;
+	O) echo ftrace ;;
+	D) echo direct ;;
+	esac
+}
+# proto_load MECH: utf8guard_hookproto.ko with mech=MECH, alone.
+proto_load() {
+	insmod $mods/utf8guard_hookproto.ko mech="$1" ||
+		die "insmod utf8guard_hookproto.ko mech=$1"
+}
+# proto_check MECH: under utf8guard_hookproto.ko mech=MECH, a name that
+# starts with FF is refused with EILSEQ, and a well-formed one is not.
+proto_check() {
+	proto_load "$1"
+	out=$($loop $dir 1 "$(printf '\377x')" 2>&1) &&
+		die "mech=$1: a name starting with FF was created"
+	case $out in
+	*"Invalid or incomplete multibyte or wide character"*) ;;
+	*) die "mech=$1: unexpected error: $out" ;;
+	esac
+	$loop $dir 1 >/dev/null 2>&1 || die "mech=$1: a good name was refused"
+	rmmod utf8guard_hookproto || die "rmmod utf8guard_hookproto"
+	echo "bench: mech=$1 refuses a name starting with FF, lets another through"
+}
+
 # measure CONFIG ROUND: load (all but A), warm up (untimed: after an insmod
 # or rmmod the emulated machine runs slower for a while), time, check,
 # unload.  Every check but H's, W's and S's counts each create.
 measure() {
 	stop=$(stop_of "$1")
 	param=/sys/module/utf8guard_fs_bench/parameters/stop
+	mech=$(mech_of "$1")
 	case $1 in
 	A) ;;
 	B) load ;;
+	K | N | O | D) proto_load "$mech" ;;
 	*)
 		load "$MODE" utf8guard_fs_bench
 		echo "$stop" >$param || die "$param"
 		;;
 	esac
 	run $((ITERATIONS / 5 + 1))
-	if [ "$1" != A ]; then
+	if [ "$1" != A ] && [ -z "$mech" ]; then
 		echo 1 >$S/fs/stats/reset || die "fs/stats/reset"
 	fi
 	run "$ITERATIONS"
 	echo "bench-result: round=$2 config=$1 iterations=$ITERATIONS elapsed_ns=$ns"
-	if [ "$1" != A ]; then
+	if [ -n "$mech" ]; then
+		rmmod utf8guard_hookproto || die "rmmod utf8guard_hookproto"
+	elif [ "$1" != A ]; then
 		checked=$ITERATIONS
 		[ "$MODE" = off ] && checked=0
 		case $1 in H | W | S) checked=0 ;; esac
@@ -165,10 +206,16 @@ $loop $dir 1 "$(printf '\300\256.')" >/dev/null 2>&1 || die "bad name refused wi
 
 configs="A B"
 [ "${BREAKDOWN:-0}" = 1 ] && configs="A H W S F B"
+if [ "${MECHANISMS:-0}" = 1 ]; then
+	configs="$configs K N O D"
+	for m in kprobe kprobe-nopost ftrace direct; do
+		proto_check $m
+	done
+fi
 r=1
 while [ $r -le "$ROUNDS" ]; do
-	# A B, B A, ...; with the breakdown, each round one later.
-	if [ "${BREAKDOWN:-0}" = 1 ]; then
+	# A B, B A, ...; with more configurations, each round one later.
+	if [ "$configs" != "A B" ]; then
 		order=$configs
 		k=1
 		while [ $k -lt $r ]; do

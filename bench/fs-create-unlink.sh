@@ -20,10 +20,15 @@
 # or nowhere, and prints each configuration's median per iteration, its
 # cost over the one before and over no modules; and how many times one
 # iteration enters each function the modules probe.
+# With --mechanisms (Debian's 6.1 kernel only), the rounds also time the
+# benchmark prototype bench/hookproto/utf8guard_hookproto.ko: a trivial
+# hook on security_inode_create() as a kprobe like utf8guard_fs.ko's, a
+# kprobe without post_handler, an ftrace_ops of its own and an ftrace
+# direct call.
 # The CPU is emulated: only the ratio means anything.
 # Usage: fs-create-unlink.sh [--iterations N (5000)] [--rounds R (21)]
 #          [--smp N (1)] [--timeout SECS (900)] [--mode enforce|audit|off]
-#          [--clock icount|wall|both (both)] [--breakdown]
+#          [--clock icount|wall|both (both)] [--breakdown] [--mechanisms]
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,13 +43,15 @@ usage() {
 	exit 2
 }
 iterations=5000 rounds=21 smp=1 timeout=900 clock=both mode=enforce
-breakdown=0
+breakdown=0 mechanisms=0
 while (($#)); do
-	if [ "$1" = --breakdown ]; then
-		breakdown=1
+	case $1 in
+	--breakdown | --mechanisms)
+		declare "${1#--}=1"
 		shift
 		continue
-	fi
+		;;
+	esac
 	(($# >= 2)) || usage
 	case "$1" in
 	--iterations) iterations=$2 ;;
@@ -68,8 +75,8 @@ enforce | audit | off) ;;
 	exit 2
 	;;
 esac
-if ((breakdown)) && [ "$mode" = off ]; then
-	echo "bench-fs: --breakdown measures a check: not with --mode off" >&2
+if ((breakdown || mechanisms)) && [ "$mode" = off ]; then
+	echo "bench-fs: --breakdown and --mechanisms measure a check: not with --mode off" >&2
 	exit 2
 fi
 
@@ -81,30 +88,45 @@ tree=$("$vm/stock-kernel.sh" --build)
 image=$("$vm/stock-kernel.sh" --image)
 "$top/tests/harness/build-modules.sh" "$tree" "$out/modules"
 cp "$out/modules/tests/fs/kmod/utf8guard_fs_bench.ko" "$out/modules/"
+proto_file=()
+if ((mechanisms)); then
+	rm -rf "$out/hookproto"
+	cp -r "$top/bench/hookproto" "$out/hookproto"
+	make -C "$tree" M="$out/hookproto" W=1 modules >"$out/hookproto/build.log" 2>&1 || {
+		cat "$out/hookproto/build.log" >&2
+		echo "bench-fs: bench/hookproto does not build against $tree (Debian's 6.1 only)" >&2
+		exit 1
+	}
+	proto_file=(--file "$out/hookproto/utf8guard_hookproto.ko:/utf8guard/modules/")
+fi
 for ko in utf8guard.ko utf8guard_fs.ko utf8guard_fs_bench.ko; do
 	[[ -f "$out/modules/$ko" ]] || {
 		echo "bench-fs: $out/modules/$ko was not built (see $out/modules/build.log)" >&2
 		exit 1
 	}
 done
-printf 'ITERATIONS=%s\nROUNDS=%s\nMODE=%s\nBREAKDOWN=%s\n' "$iterations" "$rounds" \
-	"$mode" "$breakdown" >"$out/bench.conf"
+printf 'ITERATIONS=%s\nROUNDS=%s\nMODE=%s\nBREAKDOWN=%s\nMECHANISMS=%s\n' \
+	"$iterations" "$rounds" "$mode" "$breakdown" "$mechanisms" >"$out/bench.conf"
 
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/bench/fs-create-unlink-guest.sh" \
 	--file "$out/modules/utf8guard.ko:/utf8guard/modules/" \
 	--file "$out/modules/utf8guard_fs.ko:/utf8guard/modules/" \
 	--file "$out/modules/utf8guard_fs_bench.ko:/utf8guard/modules/" \
+	"${proto_file[@]}" \
 	--file "$out/create_unlink:/utf8guard/tools/" \
 	--file "$out/bench.conf:/utf8guard/"
 
 echo "bench-fs: booting $(basename "$image") under qemu (TCG, $smp CPU)," \
 	"$rounds rounds of $iterations iterations with and without the modules..."
 what="$iterations x (open(O_CREAT|O_EXCL) + close + unlink) of a well-formed name on tmpfs"
-if ((breakdown)); then
+configs="A B"
+((breakdown)) && configs="A H W S F B"
+((mechanisms)) && configs="$configs K N O D"
+if ((breakdown || mechanisms)); then
 	AB_SUMMARY=fs-breakdown.awk \
 		ab_measure bench-fs "$out" "$image" "$smp" "$timeout" "$clock" it \
 		-v rounds="$rounds" -v target="$TARGET_PERCENT" -v what="$what" \
-		-v mode="$mode"
+		-v mode="$mode" -v configs="$configs"
 else
 	# Per round: guest time per iteration of A and B; then medians and
 	# ratios.  Under -icount (shift=0) a guest nanosecond is one guest
