@@ -232,7 +232,14 @@ while [ $r -le "$ROUNDS" ]; do
 	done
 	r=$((r + 1))
 done
-[ "${BREAKDOWN:-0}" = 1 ] && count_hits
+if [ "${BREAKDOWN:-0}" = 1 ]; then
+	count_hits
+	# What a call and a return cost depends on these.
+	v=/sys/devices/system/cpu/vulnerabilities
+	echo "bench: mitigations: spectre_v2: $(cat $v/spectre_v2 2>/dev/null);" \
+		"retbleed: $(cat $v/retbleed 2>/dev/null);" \
+		"spec_rstack_overflow: $(cat $v/spec_rstack_overflow 2>/dev/null)"
+fi
 [ -z "$(ls -A $dir)" ] || die "files left in $dir"
 umount $dir
 echo "bench: done"
