@@ -23,6 +23,9 @@ BEGIN {
 	label["N"] = "prototype: kprobe, no post_handler"
 	label["O"] = "prototype: ftrace_ops SAVE_REGS|IPMODIFY"
 	label["D"] = "prototype: ftrace direct call"
+	label["X"] = "prototype K + utf8guard_check_name()"
+	label["Y"] = "prototype O + utf8guard_check_name()"
+	label["Z"] = "prototype D + utf8guard_check_name()"
 	# The step of each layer is over the one below it.
 	below["W"] = "H"; below["S"] = "W"; below["F"] = "S"; below["B"] = "S"
 	below["H"] = "A"

@@ -25,13 +25,18 @@
 # modules probe during ITERATIONS iterations (the function tracer):
 #   bench-hits: iterations=N function=F hits=H
 # With MECHANISMS=1 (--mechanisms), the rounds also time
-# utf8guard_hookproto.ko alone (bench/hookproto/), its trivial hook on
+# utf8guard_hookproto.ko (bench/hookproto/; with utf8guard.ko, which it
+# links with, and not utf8guard_fs.ko), its trivial hook on
 # security_inode_create() through
 #   K  a kprobe as utf8guard_fs.ko's (pre- and post_handler)
 #   N  a kprobe without post_handler
 #   O  an ftrace_ops of its own (SAVE_REGS | IPMODIFY)
 #   D  an ftrace direct call
-# each checked first: a name that starts with FF is refused, another not.
+# each checked first: a name that starts with FF is refused, another not;
+# then K, O and D again with the name checked by utf8guard.ko's
+# utf8guard_check_name() (check=1):
+#   X  kprobe   Y  ftrace_ops   Z  direct call
+# each checked first: C0 AE refused in enforce, a well-formed name not.
 set -u
 # shellcheck source=/dev/null
 . /utf8guard/bench.conf		# ITERATIONS=, ROUNDS=, MODE=, BREAKDOWN=, MECHANISMS=
@@ -92,30 +97,43 @@ stop_of() {
 # mech_of CONFIG: utf8guard_hookproto.ko's mech= in CONFIG, or nothing.
 mech_of() {
 	case $1 in
-	K) echo kprobe ;;
+	K | X) echo kprobe ;;
 	N) echo kprobe-nopost ;;
-	O) echo ftrace ;;
-	D) echo direct ;;
+	O | Y) echo ftrace ;;
+	D | Z) echo direct ;;
 	esac
 }
-# proto_load MECH: utf8guard_hookproto.ko with mech=MECH, alone.
+# proto_load MECH [CHECK]: utf8guard.ko in mode MODE (which the
+# prototype links with), then utf8guard_hookproto.ko with mech=MECH and
+# check=CHECK (default 0).
 proto_load() {
-	insmod $mods/utf8guard_hookproto.ko mech="$1" ||
-		die "insmod utf8guard_hookproto.ko mech=$1"
+	insmod $mods/utf8guard.ko mode="$MODE" || die "insmod utf8guard.ko"
+	insmod $mods/utf8guard_hookproto.ko mech="$1" check="${2:-0}" ||
+		die "insmod utf8guard_hookproto.ko mech=$1 check=${2:-0}"
 }
-# proto_check MECH: under utf8guard_hookproto.ko mech=MECH, a name that
-# starts with FF is refused with EILSEQ, and a well-formed one is not.
+proto_unload() {
+	rmmod utf8guard_hookproto || die "rmmod utf8guard_hookproto"
+	rmmod utf8guard || die "rmmod utf8guard"
+}
+# proto_check MECH [CHECK]: under utf8guard_hookproto.ko mech=MECH, a name
+# that starts with FF (with CHECK 1: C0 AE) is refused with EILSEQ, and a
+# well-formed one is not.
 proto_check() {
-	proto_load "$1"
-	out=$($loop $dir 1 "$(printf '\377x')" 2>&1) &&
-		die "mech=$1: a name starting with FF was created"
+	bad=$(printf '\377x') shown='FF 78'
+	if [ "${2:-0}" = 1 ]; then
+		bad=$(printf '\300\256.') shown='C0 AE 2E'
+	fi
+	proto_load "$1" "${2:-0}"
+	out=$($loop $dir 1 "$bad" 2>&1) &&
+		die "mech=$1 check=${2:-0}: the name $shown was created"
 	case $out in
 	*"Invalid or incomplete multibyte or wide character"*) ;;
-	*) die "mech=$1: unexpected error: $out" ;;
+	*) die "mech=$1 check=${2:-0}: unexpected error: $out" ;;
 	esac
-	$loop $dir 1 >/dev/null 2>&1 || die "mech=$1: a good name was refused"
-	rmmod utf8guard_hookproto || die "rmmod utf8guard_hookproto"
-	echo "bench: mech=$1 refuses a name starting with FF, lets another through"
+	$loop $dir 1 >/dev/null 2>&1 ||
+		die "mech=$1 check=${2:-0}: a good name was refused"
+	proto_unload
+	echo "bench: mech=$1 check=${2:-0} refuses the name $shown, lets another through"
 }
 
 # measure CONFIG ROUND: load (all but A), warm up (untimed: after an insmod
@@ -129,6 +147,7 @@ measure() {
 	A) ;;
 	B) load ;;
 	K | N | O | D) proto_load "$mech" ;;
+	X | Y | Z) proto_load "$mech" 1 ;;
 	*)
 		load "$MODE" utf8guard_fs_bench
 		echo "$stop" >$param || die "$param"
@@ -141,7 +160,7 @@ measure() {
 	run "$ITERATIONS"
 	echo "bench-result: round=$2 config=$1 iterations=$ITERATIONS elapsed_ns=$ns"
 	if [ -n "$mech" ]; then
-		rmmod utf8guard_hookproto || die "rmmod utf8guard_hookproto"
+		proto_unload
 	elif [ "$1" != A ]; then
 		checked=$ITERATIONS
 		[ "$MODE" = off ] && checked=0
@@ -207,9 +226,12 @@ $loop $dir 1 "$(printf '\300\256.')" >/dev/null 2>&1 || die "bad name refused wi
 configs="A B"
 [ "${BREAKDOWN:-0}" = 1 ] && configs="A H W S F B"
 if [ "${MECHANISMS:-0}" = 1 ]; then
-	configs="$configs K N O D"
+	configs="$configs K N O D X Y Z"
 	for m in kprobe kprobe-nopost ftrace direct; do
 		proto_check $m
+	done
+	for m in kprobe ftrace direct; do
+		proto_check $m 1
 	done
 fi
 r=1

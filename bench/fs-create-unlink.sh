@@ -24,7 +24,8 @@
 # benchmark prototype bench/hookproto/utf8guard_hookproto.ko: a trivial
 # hook on security_inode_create() as a kprobe like utf8guard_fs.ko's, a
 # kprobe without post_handler, an ftrace_ops of its own and an ftrace
-# direct call.
+# direct call; and the kprobe, the ftrace_ops and the direct call again,
+# checking the name with utf8guard.ko's utf8guard_check_name().
 # The CPU is emulated: only the ratio means anything.
 # Usage: fs-create-unlink.sh [--iterations N (5000)] [--rounds R (21)]
 #          [--smp N (1)] [--timeout SECS (900)] [--mode enforce|audit|off]
@@ -92,7 +93,9 @@ proto_file=()
 if ((mechanisms)); then
 	rm -rf "$out/hookproto"
 	cp -r "$top/bench/hookproto" "$out/hookproto"
-	make -C "$tree" M="$out/hookproto" W=1 modules >"$out/hookproto/build.log" 2>&1 || {
+	make -C "$tree" M="$out/hookproto" W=1 UTF8GUARD_TOP="$top" \
+		KBUILD_EXTRA_SYMBOLS="$out/modules/Module.symvers" modules \
+		>"$out/hookproto/build.log" 2>&1 || {
 		cat "$out/hookproto/build.log" >&2
 		echo "bench-fs: bench/hookproto does not build against $tree (Debian's 6.1 only)" >&2
 		exit 1
@@ -121,7 +124,7 @@ echo "bench-fs: booting $(basename "$image") under qemu (TCG, $smp CPU)," \
 what="$iterations x (open(O_CREAT|O_EXCL) + close + unlink) of a well-formed name on tmpfs"
 configs="A B"
 ((breakdown)) && configs="A H W S F B"
-((mechanisms)) && configs="$configs K N O D"
+((mechanisms)) && configs="$configs K N O D X Y Z"
 if ((breakdown || mechanisms)); then
 	AB_SUMMARY=fs-breakdown.awk \
 		ab_measure bench-fs "$out" "$image" "$smp" "$timeout" "$clock" it \

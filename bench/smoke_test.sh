@@ -50,7 +50,11 @@ expect_match "bench-fs --breakdown: one entry into security_inode_create a creat
 	'^    security_inode_create +1\.000$' "$out"
 for m in kprobe kprobe-nopost ftrace direct; do
 	expect_match "bench-fs --mechanisms: mech=$m refuses its test name" \
-		"guest: mech=$m refuses a name starting with FF, lets another through" "$out"
+		"guest: mech=$m check=0 refuses the name FF 78, lets another through" "$out"
+done
+for m in kprobe ftrace direct; do
+	expect_match "bench-fs --mechanisms: mech=$m check=1 refuses C0 AE" \
+		"guest: mech=$m check=1 refuses the name C0 AE 2E, lets another through" "$out"
 done
 expect_match "bench-fs --mechanisms: the direct call's line" \
 	'^  D  prototype: ftrace direct call +[0-9]+ +[-+][0-9]+ ' "$out"

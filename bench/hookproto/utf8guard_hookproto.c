@@ -21,6 +21,11 @@
  *                  returns -EILSEQ to the caller itself
  * fprobe is not here: Debian's 6.1 kernel is built without CONFIG_FPROBE.
  *
+ * check=1 (read at load) makes the hook do real work too: the name is
+ * checked with utf8guard.ko's utf8guard_check_name() (the policy, the
+ * scan, the counters, as utf8guard_fs.ko's check less its filesystem
+ * and overlay layers), and refused if that says so.
+ *
  * Only for Debian's 6.1 kernel (x86-64, no IBT): the direct-call API
  * changed in 6.5, and the trampoline has no ENDBR.
  */
@@ -33,15 +38,25 @@
 #include <linux/string.h>
 #include <asm/linkage.h>
 
+#include "utf8guard.h"
+
 static char *mech = "kprobe";
 module_param(mech, charp, 0444);
 MODULE_PARM_DESC(mech, "kprobe, kprobe-nopost, ftrace or direct");
+static bool check;
+module_param(check, bool, 0444);
+MODULE_PARM_DESC(check, "Check names with utf8guard_check_name() (default 0)");
 
 static unsigned long target;
 
-static bool refused(const struct dentry *dentry)
+/* The error the hooked call returns instead of running, or 0. */
+static int verdict(const struct dentry *dentry)
 {
-	return dentry->d_name.len && dentry->d_name.name[0] == 0xff;
+	if (check)
+		return utf8guard_check_name((const char *)dentry->d_name.name,
+					    dentry->d_name.len, "create");
+	return dentry->d_name.len && dentry->d_name.name[0] == 0xff ?
+	       -EILSEQ : 0;
 }
 
 /* Where a refused call returns from, as kernel/fs/refuse.c's stub. */
@@ -55,18 +70,20 @@ asm(
 	".size utf8guard_hookproto_stub, .-utf8guard_hookproto_stub\n"
 	".popsection\n");
 
-static void divert(struct pt_regs *regs)
+static void divert(struct pt_regs *regs, int error)
 {
-	regs_set_return_value(regs, -EILSEQ);
+	regs_set_return_value(regs, error);
 	instruction_pointer_set(regs, (unsigned long)utf8guard_hookproto_stub);
 }
 
 /* kprobe, kprobe-nopost */
 static int pre(struct kprobe *p, struct pt_regs *regs)
 {
-	if (!refused((void *)regs_get_kernel_argument(regs, 1)))
+	int error = verdict((void *)regs_get_kernel_argument(regs, 1));
+
+	if (!error)
 		return 0;
-	divert(regs);
+	divert(regs, error);
 	return 1;
 }
 
@@ -85,11 +102,13 @@ static void notrace on_entry(unsigned long ip, unsigned long parent_ip,
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	int error;
 
 	if (bit < 0)
 		return;
-	if (refused((void *)regs_get_kernel_argument(regs, 1)))
-		divert(regs);
+	error = verdict((void *)regs_get_kernel_argument(regs, 1));
+	if (error)
+		divert(regs, error);
 	ftrace_test_recursion_unlock(bit);
 }
 
@@ -102,7 +121,7 @@ static struct ftrace_ops ops = {
 static int __used utf8guard_hookproto_direct_check(struct inode *dir,
 						   struct dentry *dentry)
 {
-	return refused(dentry) ? -EILSEQ : 0;
+	return verdict(dentry);
 }
 
 /*
@@ -173,7 +192,8 @@ static int __init hookproto_init(void)
 	if (ret)
 		pr_err("mech=%s: error %d\n", mech, ret);
 	else
-		pr_info("mech=%s on security_inode_create\n", mech);
+		pr_info("mech=%s on security_inode_create%s\n", mech,
+			check ? ", names checked" : "");
 	return ret;
 }
 
