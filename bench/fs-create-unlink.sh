@@ -88,7 +88,6 @@ gcc -static -O2 -Wall -Wextra -Werror -o "$out/create_unlink" "$top/bench/create
 tree=$("$vm/stock-kernel.sh" --build)
 image=$("$vm/stock-kernel.sh" --image)
 "$top/tests/harness/build-modules.sh" "$tree" "$out/modules"
-cp "$out/modules/tests/fs/kmod/utf8guard_fs_bench.ko" "$out/modules/"
 proto_file=()
 if ((mechanisms)); then
 	rm -rf "$out/hookproto"
@@ -102,7 +101,7 @@ if ((mechanisms)); then
 	}
 	proto_file=(--file "$out/hookproto/utf8guard_hookproto.ko:/utf8guard/modules/")
 fi
-for ko in utf8guard.ko utf8guard_fs.ko utf8guard_fs_bench.ko; do
+for ko in utf8guard.ko utf8guard_fs.ko tests/fs/kmod/utf8guard_fs_bench.ko; do
 	[[ -f "$out/modules/$ko" ]] || {
 		echo "bench-fs: $out/modules/$ko was not built (see $out/modules/build.log)" >&2
 		exit 1
@@ -114,7 +113,7 @@ printf 'ITERATIONS=%s\nROUNDS=%s\nMODE=%s\nBREAKDOWN=%s\nMECHANISMS=%s\n' \
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/bench/fs-create-unlink-guest.sh" \
 	--file "$out/modules/utf8guard.ko:/utf8guard/modules/" \
 	--file "$out/modules/utf8guard_fs.ko:/utf8guard/modules/" \
-	--file "$out/modules/utf8guard_fs_bench.ko:/utf8guard/modules/" \
+	--file "$out/modules/tests/fs/kmod/utf8guard_fs_bench.ko:/utf8guard/modules/" \
 	"${proto_file[@]}" \
 	--file "$out/create_unlink:/utf8guard/tools/" \
 	--file "$out/bench.conf:/utf8guard/"
