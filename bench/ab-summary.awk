@@ -8,6 +8,8 @@
 # Variables: bench (name), what (the measured operation), kernel, rounds,
 # target (per cent), label_a, label_b (column titles), unit (of T / N),
 # subject (what B adds).  Needs bench/stats.awk (awk -f stats.awk -f this).
+# Other lines (bench-hits: ...) are skipped.
+!/^bench-result: / { next }
 {
 	for (i = 2; i <= NF; i++) {
 		split($i, kv, "=")

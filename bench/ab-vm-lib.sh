@@ -9,7 +9,7 @@
 # after run) or wall (guest time follows the host's clock); on failure prints
 # the guest's bench lines and the end of the run and exits 1.  Otherwise
 # prints the guest's "bench: " lines and sets $results to its
-# "bench-result: " lines (see ab-summary.awk).
+# "bench-result: " lines (see ab-summary.awk) and "bench-hits: " lines.
 ab_run_vm() {
 	local name=$1 out=$2 image=$3 smp=$4 timeout=$5 clock=${6:-icount}
 	local status=0 log vm clock_args=()
@@ -26,14 +26,15 @@ ab_run_vm() {
 		echo "$name: the VM run failed (console log: $out/console-$clock.log)" >&2
 		exit 1
 	fi
-	results=$(grep -a '^bench-result: ' <<<"$log" || true)
+	results=$(grep -aE '^bench-(result|hits): ' <<<"$log" || true)
 	grep -a '^bench: ' <<<"$log" | sed 's/^bench: /  guest: /'
 }
 
 # ab_measure NAME OUT IMAGE SMP TIMEOUT CLOCK PER AWK_ARGS...: ab_run_vm
 # under each clock of CLOCK (icount, wall, or both: icount first), then
-# ab-summary.awk on its results with AWK_ARGS (-v rounds=... what=...
-# label_a=... label_b=... target=... subject=...), the unit in/PER under
+# ab-summary.awk (or $AB_SUMMARY, a file in bench/) on its results with
+# AWK_ARGS (-v rounds=... what=... label_a=... label_b=... target=...
+# subject=...), the unit in/PER under
 # icount (guest instructions: one guest nanosecond each) or ns/PER on
 # the host's clock.
 ab_measure() {
@@ -46,7 +47,7 @@ ab_measure() {
 		ab_run_vm "$name" "$out" "$image" "$smp" "$timeout" "$c"
 		unit=in/$per
 		[ "$c" != wall ] || unit=ns/$per
-		awk -f "$bench/stats.awk" -f "$bench/ab-summary.awk" -v bench="$name" \
+		awk -f "$bench/stats.awk" -f "$bench/${AB_SUMMARY:-ab-summary.awk}" -v bench="$name" \
 			-v clock="$c" -v unit="$unit" -v kernel="$(basename "$image")" \
 			"$@" <<<"$results"
 	done

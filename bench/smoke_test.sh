@@ -7,7 +7,9 @@
 # once more with its benchmark build, --stop 3) exit 0, the guest's module
 # checks pass (enforce refuses a bad name; drops a datagram with C0 AE; the
 # benchmark build loads with its stop), and each prints its table in guest
-# instructions.
+# instructions; and bench-fs --breakdown --mechanisms prints its layers, the
+# probe hit per create and the hook prototypes' lines, each prototype
+# refusing.
 set -uo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -36,6 +38,28 @@ smoke bench-fs it 1 "the module refuses a bad name in the guest" \
 	'guest: enforce refuses a bad name: .*Invalid or incomplete multibyte' \
 	'utf8guard_fs.ko in enforce' -- \
 	"$top/bench/fs-create-unlink.sh" --clock icount --rounds 1 --iterations 200
+# The breakdown: a line per configuration, and the probe hit per create;
+# and the hook mechanisms' prototypes, each refusing its test name.
+out=$("$top/bench/fs-create-unlink.sh" --clock icount --rounds 1 --iterations 200 \
+	--breakdown --mechanisms 2>&1)
+expect_eq "bench-fs --breakdown --mechanisms: exit status" 0 "$?"
+printf '%s\n' "$out" | sed -n '/^bench-fs: [0-9]/,$p' | sed 's/^/# /'
+expect_match "bench-fs --breakdown: the hook mechanism alone" \
+	'^  H  probes armed, handler returns at once +[0-9]+ +[-+][0-9]+ ' "$out"
+expect_match "bench-fs --breakdown: the whole check" \
+	'^  B  the whole check \(utf8guard_fs.ko\) +[0-9]+ +[-+][0-9]+ ' "$out"
+expect_match "bench-fs --breakdown: one entry into security_inode_create a create" \
+	'^    security_inode_create +1\.000$' "$out"
+for m in kprobe kprobe-nopost ftrace direct; do
+	expect_match "bench-fs --mechanisms: mech=$m refuses its test name" \
+		"guest: mech=$m check=0 refuses the name FF 78, lets another through" "$out"
+done
+for m in kprobe ftrace direct; do
+	expect_match "bench-fs --mechanisms: mech=$m check=1 refuses C0 AE" \
+		"guest: mech=$m check=1 refuses the name C0 AE 2E, lets another through" "$out"
+done
+expect_match "bench-fs --mechanisms: the direct call's line" \
+	'^  D  prototype: ftrace direct call +[0-9]+ +[-+][0-9]+ ' "$out"
 smoke bench-nf dg 5 "the module drops a bad datagram in the guest" \
 	'guest: enforce drops a datagram with c0 ae' \
 	'utf8guard_nf.ko in enforce' -- \

@@ -72,10 +72,11 @@ int fs_check_bytes(enum fs_op op, const struct utf8guard_policy *policy,
 		   const u8 *bytes, size_t len)
 {
 	struct utf8guard_report report;
+	bool bad = find_violation(op, policy, bytes, len, &report);
 
-	return judge(op, policy,
-		     find_violation(op, policy, bytes, len, &report) ?
-		     &report : NULL, bytes, len);
+	if (FS_BENCH_STOP(FS_BENCH_BEFORE_COUNT))
+		return bad ? -EILSEQ : 0;
+	return judge(op, policy, bad ? &report : NULL, bytes, len);
 }
 
 /*
@@ -173,7 +174,7 @@ int fs_check_new_name(enum fs_op op, const struct inode *dir,
 	/* A temporary name's target, made over a whiteout, is the user's. */
 	check = new_name_check(op, &policy, wanted && makes_name, dentry,
 			       false);
-	if (!check)
+	if (!check || FS_BENCH_STOP(FS_BENCH_BEFORE_SCAN))
 		return 0;
 	verdict = check(op, &policy, dentry->d_name.name, dentry->d_name.len);
 	if (!verdict && target && fs_check_symlink_target())

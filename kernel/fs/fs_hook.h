@@ -102,6 +102,22 @@ bool fs_watches(const struct super_block *sb);
 bool fs_watches_type(const char *type);
 size_t fs_format_fstypes(char *buf, size_t size);
 
+/*
+ * Where the benchmark build utf8guard_fs_bench.ko (tests/fs/kmod/bench_*.c,
+ * make bench-fs --breakdown) lets a create/mkdir/mknod check stop, to
+ * measure the hook in layers.  Always false in utf8guard_fs.ko.
+ */
+enum fs_bench_stop {
+	FS_BENCH_FULL,		/* the whole check */
+	FS_BENCH_AT_ENTRY,	/* the pre-handler returns at once */
+	FS_BENCH_BEFORE_SCAN,	/* settings and overlay looked at, no scan */
+	FS_BENCH_BEFORE_COUNT,	/* the name scanned, nothing counted */
+};
+
+#ifndef FS_BENCH_STOP
+#define FS_BENCH_STOP(where) false
+#endif
+
 /* counters.c: a row per operation, a column per outcome */
 extern struct utf8guard_kit_stats fs_stats;
 void fs_count(enum fs_op op, const struct utf8guard_report *violation,

@@ -104,8 +104,9 @@ int fs_probe_check_name(struct pt_regs *regs, enum fs_op op,
 }
 
 /*
- * Never called: a post_handler keeps a kprobe from being jump-optimized
- * (see the top of probes.c).  module_probes.c's kprobes use it too.
+ * Does nothing: a post_handler keeps an int3 kprobe from being
+ * jump-optimized (see the top of probes.c); an ftrace-based kprobe calls
+ * it.  module_probes.c's kprobes use it too.
  */
 void fs_probe_keep_unoptimized(struct kprobe *p, struct pt_regs *regs,
 			       unsigned long flags)
