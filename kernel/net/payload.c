@@ -129,9 +129,8 @@ int net_payload_check(struct sk_buff *skb, unsigned int offset,
 	if (carry_length)
 		utf8guard_stream_feed(&result->stream, carry, carry_length,
 				      utf8guard_stop_at_violation, &search);
-	if (result->stream.stopped) {
-		/* The carry completes no character (TCP). */
-	} else if (len <= skb_headlen(skb) - min(offset, skb_headlen(skb))) {
+	/* Both do nothing once the carry has stopped the stream. */
+	if (len <= skb_headlen(skb) - min(offset, skb_headlen(skb))) {
 		/* All in the linear part: no skb_seq_read() machinery. */
 		utf8guard_stream_feed(&result->stream, skb->data + offset, len,
 				      utf8guard_stop_at_violation, &search);

@@ -114,6 +114,15 @@ bool net_forward(void)
 	return READ_ONCE(forward);
 }
 
+/* Under net_settings.lock: the IPv4 defragmenter off, if it is on. */
+static void forward_defrag_off(void)
+{
+	if (forward_defrag) {
+		net_defrag_forward_off();
+		forward_defrag = false;
+	}
+}
+
 /* What forward_parse() hands forward_apply() or forward_release(). */
 #define FORWARD_ON		BIT(0)
 #define FORWARD_DEFRAG_NOW	BIT(1)	/* this parse turned it on */
@@ -163,8 +172,7 @@ static void forward_apply(void *parsed, bool at_load)
 	/* The hooks see 0 before the defragmenter goes. */
 	if (!on && forward_defrag) {
 		synchronize_rcu();
-		net_defrag_forward_off();
-		forward_defrag = false;
+		forward_defrag_off();
 	}
 	if (!at_load && old != on)
 		pr_notice("net/forward %d -> %d (by %s[%d])\n", old, on,
@@ -174,10 +182,8 @@ static void forward_apply(void *parsed, bool at_load)
 /* Locked: what the parse turned on goes again. */
 static void forward_release(void *parsed)
 {
-	if ((unsigned long)parsed & FORWARD_DEFRAG_NOW) {
-		net_defrag_forward_off();
-		forward_defrag = false;
-	}
+	if ((unsigned long)parsed & FORWARD_DEFRAG_NOW)
+		forward_defrag_off();
 }
 
 static ssize_t forward_show(char *buf)
@@ -388,8 +394,5 @@ void net_settings_exit(void)
 	static_branch_disable(&net_tcp_watched);
 	static_branch_disable(&net_udp_watched);
 	WRITE_ONCE(forward, false);
-	if (forward_defrag) {
-		net_defrag_forward_off();
-		forward_defrag = false;
-	}
+	forward_defrag_off();
 }
