@@ -14,13 +14,36 @@
 
 #include "fs_hook.h"
 
+/*
+ * With fs/mounts entries: the entry of @sb, if any, instead of
+ * fs/fstypes and the policy's classes.
+ */
+static bool scope_wanted(const struct super_block *sb,
+			 struct utf8guard_policy *policy)
+{
+	if (!fs_enabled())
+		return false;
+	switch (fs_scope_lookup(sb, policy)) {
+	case FS_SCOPE_OFF:
+		return false;
+	case FS_SCOPE_POLICY:
+		return true;
+	default:
+		return fs_watches(sb);
+	}
+}
+
 /**
  * fs_check_wanted() - take the policy snapshot and decide whether to check
  * @sb: the superblock of the directory that gets the new name
  * @policy: filled with the snapshot to check under
  *
- * Return: false in mode off, with fs/enabled 0, or for a filesystem type
- * outside fs/fstypes; nothing is counted then.
+ * A filesystem with an fs/mounts entry is checked under the entry's
+ * classes whatever fs/fstypes says, or not at all for an entry "off".
+ *
+ * Return: false in mode off, with fs/enabled 0, for an entry "off", or
+ * for a filesystem type outside fs/fstypes without an entry; nothing is
+ * counted then.
  */
 bool fs_check_wanted(const struct super_block *sb,
 		     struct utf8guard_policy *policy)
@@ -28,6 +51,8 @@ bool fs_check_wanted(const struct super_block *sb,
 	*policy = utf8guard_policy_get();
 	if (policy->mode == UTF8GUARD_MODE_OFF)
 		return false;
+	if (static_branch_unlikely(&fs_scope_used))
+		return scope_wanted(sb, policy);
 	return fs_enabled() && fs_watches(sb);
 }
 
@@ -193,7 +218,9 @@ int fs_check_new_name(enum fs_op op, const struct inode *dir,
  * For a probe past the lock an operation judged at its entry then waited
  * for (btrfs.c): in enforce, on a watched filesystem type, the name is
  * judged under the settings of the moment, and a refusal counted and
- * logged; a name let through is not counted again.
+ * logged; a name let through is not counted again.  Not while an
+ * fs/mounts entry names a filesystem of that type: which one the name is
+ * made on is not known here.
  *
  * Return: -EILSEQ to refuse, otherwise 0.
  */
@@ -202,8 +229,9 @@ int fs_recheck_bytes(enum fs_op op, const char *type, const u8 *bytes,
 {
 	struct utf8guard_policy policy = utf8guard_policy_get();
 
+	/* Which of its filesystems, and so which entry, is not known here. */
 	if (policy.mode != UTF8GUARD_MODE_ENFORCE || !fs_enabled() ||
-	    !fs_watches_type(type))
+	    !fs_watches_type(type) || fs_scope_has_type(type))
 		return 0;
 	return check_judged(op, &policy, bytes, len);
 }

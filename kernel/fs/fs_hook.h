@@ -16,8 +16,9 @@
  *	idle.c		disarm the probes while nothing is to be checked;
  *			told of fs/enabled by the settings' notifier
  *	check.c		what one hooked operation checks and counts
- *	settings.c	enabled, fstypes, check_symlink_target (kit settings,
- *			with their module parameters)
+ *	settings.c	enabled, fstypes, check_symlink_target, mounts (kit
+ *			settings, with their module parameters)
+ *	scope.c		fs/mounts: a policy per mounted filesystem
  *	counters.c	per-operation and per-reason counters (a kit set)
  *	sysfs.c		/sys/kernel/utf8guard/fs/ (a kit directory)
  *	main.c		load and unload
@@ -25,6 +26,7 @@
 #ifndef UTF8GUARD_FS_HOOK_H
 #define UTF8GUARD_FS_HOOK_H
 
+#include <linux/jump_label.h>
 #include <linux/types.h>
 
 #include "utf8guard.h"
@@ -90,6 +92,7 @@ enum fs_setting {
 	FS_SETTING_ENABLED,
 	FS_SETTING_FSTYPES,
 	FS_SETTING_CHECK_SYMLINK_TARGET,
+	FS_SETTING_MOUNTS,
 	FS_SETTING_COUNT
 };
 
@@ -117,6 +120,29 @@ enum fs_bench_stop {
 #ifndef FS_BENCH_STOP
 #define FS_BENCH_STOP(where) false
 #endif
+
+/* scope.c: at most FS_SCOPE_MAX fs/mounts entries, paths of 255 bytes */
+#define FS_SCOPE_MAX		16
+#define FS_SCOPE_PATH_MAX	255
+
+enum fs_scope_match {
+	FS_SCOPE_NONE,		/* no entry: fs/fstypes and the policy */
+	FS_SCOPE_OFF,		/* an entry "off": not checked */
+	FS_SCOPE_POLICY,	/* an entry: its classes */
+};
+
+DECLARE_STATIC_KEY_FALSE(fs_scope_used);
+enum fs_scope_match fs_scope_lookup(const struct super_block *sb,
+				    struct utf8guard_policy *policy);
+bool fs_scope_has_type(const char *type);
+u64 fs_scope_gone(void);
+ssize_t fs_scope_show(char *buf);
+int fs_scope_parse(const char *text, size_t len, bool at_load,
+		   void **parsed);
+void fs_scope_apply(void *parsed, bool at_load);
+void fs_scope_release(void *parsed);
+int fs_scope_init(void);
+void fs_scope_exit(void);
 
 /* counters.c: a row per operation, a column per outcome */
 extern struct utf8guard_kit_stats fs_stats;

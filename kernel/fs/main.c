@@ -23,9 +23,12 @@ static int __init utf8guard_fs_init(void)
 	ret = utf8guard_kit_stats_init(&fs_stats);
 	if (ret)
 		return ret;
-	ret = fs_settings_init();
+	ret = fs_scope_init();
 	if (ret)
 		goto counters_exit;
+	ret = fs_settings_init();
+	if (ret)
+		goto scope_exit;
 	fs_overlay_init();
 	ret = fs_probes_init();
 	if (ret)
@@ -48,6 +51,8 @@ probes_exit:
 	fs_probes_exit();
 settings_exit:
 	fs_settings_exit();
+scope_exit:
+	fs_scope_exit();
 counters_exit:
 	utf8guard_kit_stats_destroy(&fs_stats);
 	return ret;
@@ -59,6 +64,7 @@ static void __exit utf8guard_fs_exit(void)
 	fs_idle_exit();
 	fs_probes_exit();
 	fs_settings_exit();
+	fs_scope_exit();
 	utf8guard_kit_stats_destroy(&fs_stats);
 	pr_info("unloaded: new names are no longer checked\n");
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Settings of utf8guard_fs.ko: fs/enabled, fs/fstypes and
- * fs/check_symlink_target.
+ * Settings of utf8guard_fs.ko: fs/enabled, fs/fstypes,
+ * fs/check_symlink_target and fs/mounts (its entries are scope.c's).
  *
  * The probe handlers read them locklessly: the two flags with READ_ONCE(),
  * the fstypes list under RCU (it is replaced whole and freed after a grace
@@ -49,6 +49,10 @@ static struct utf8guard_kit_file files[FS_SETTING_COUNT] = {
 				 .release = fstypes_release, .param = "*" },
 	[FS_SETTING_CHECK_SYMLINK_TARGET] = { .name = "check_symlink_target",
 					      .flag = true, .value = true },
+	[FS_SETTING_MOUNTS] = { .name = "mounts", .show = fs_scope_show,
+				.parse = fs_scope_parse,
+				.apply = fs_scope_apply,
+				.release = fs_scope_release },
 };
 
 UTF8GUARD_KIT_FILE_PARAM(enabled, files[FS_SETTING_ENABLED], bool,
@@ -59,7 +63,10 @@ UTF8GUARD_KIT_FILE_PARAM(check_symlink_target,
 			 files[FS_SETTING_CHECK_SYMLINK_TARGET], bool,
 			 "Check symlink targets too (default 1); later: fs/check_symlink_target");
 
-/* fs/enabled, fs/fstypes, fs/check_symlink_target, in that order. */
+UTF8GUARD_KIT_FILE_PARAM(mounts, files[FS_SETTING_MOUNTS], charp,
+			 "Per-filesystem policies, \"PATH POLICY\" lines (default none); later: fs/mounts");
+
+/* fs/enabled, fs/fstypes, fs/check_symlink_target, fs/mounts, in order. */
 struct utf8guard_kit_settings fs_settings = {
 	.files = files,
 	.count = FS_SETTING_COUNT,

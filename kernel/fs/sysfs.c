@@ -6,6 +6,8 @@
  *	enabled			0 or 1
  *	fstypes			"*" or filesystem type names
  *	check_symlink_target	0 or 1
+ *	mounts			"PATH POLICY" entries, one a line (scope.c)
+ *	mounts_gone		entries removed because their filesystem went
  *	missed			hooked operations the kernel did not check
  *	unhooked		hooks not in effect right now (a self-test)
  *	stats/			checked, rejected, audited, one file per
@@ -33,8 +35,14 @@ static ssize_t unhooked_show(char *buf)
 	return sysfs_emit(buf, "%u\n", fs_probes_unhooked());
 }
 
+static ssize_t mounts_gone_show(char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", fs_scope_gone());
+}
+
 static struct utf8guard_kit_file status_files[] = {
 	{ .name = "missed", .show = missed_show },
+	{ .name = "mounts_gone", .show = mounts_gone_show },
 	{ .name = "unhooked", .show = unhooked_show },
 };
 

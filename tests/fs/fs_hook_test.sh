@@ -492,7 +492,7 @@ expect_failure "utf8guard.ko pinned while utf8guard_fs.ko uses it" rmmod utf8gua
 expect_eq "mode enforce after load" "off audit [enforce]" "$(cat $sys/mode)"
 
 # The files: exactly those the contract lists and the ABI file documents.
-contract="enabled fstypes check_symlink_target missed unhooked stats/checked
+contract="enabled fstypes check_symlink_target mounts mounts_gone missed unhooked stats/checked
 stats/rejected stats/audited stats/reset"
 for r in $REASONS; do contract="$contract stats/$r"; done
 for o in $COUNTER_OPS; do

@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scope: a policy per mounted filesystem (fs/mounts).
+ *
+ * An entry names a mount point and either a policy (the words of the
+ * policy file) or "off".  The mount point is resolved to its superblock
+ * when the entry is written; the hook looks the entry up from the
+ * superblock of the directory that gets a name (fs_scope_lookup()): at
+ * most FS_SCOPE_MAX loads under RCU, no lock, nothing allocated.  With
+ * no entry at all, a static key keeps the lookup out of the hook.
+ *
+ * Entries are immutable: a write builds new ones and swaps each slot's
+ * pointer; the old ones are freed after a grace period.  Every mount of
+ * a superblock (bind mounts) shares its entry; a remount keeps the
+ * superblock, so the entry stays.  When the superblock is shut down
+ * (its last mount gone: generic_shutdown_super(), probed here) its
+ * entry is taken out of its slot by the probe handler, and counted
+ * (fs/mounts_gone); a work item logs it and frees it.  A superblock's
+ * address cannot come back before that, so a stale entry is never
+ * matched.
+ *
+ * Writers hold fs_settings.lock (the kit's text setting: parse, then
+ * apply unless locked); the unmount probe never takes it and only ever
+ * clears a slot with cmpxchg(), so a writer replaces a slot with
+ * cmpxchg() too.
+ */
+#include <linux/atomic.h>
+#include <linux/jump_label.h>
+#include <linux/kprobes.h>
+#include <linux/llist.h>
+#include <linux/mount.h>
+#include <linux/namei.h>
+#include <linux/path.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/workqueue.h>
+
+#include "fs_hook.h"
+#include "hook_kit.h"
+
+/**
+ * struct fs_scope_entry - the policy of one mounted filesystem
+ * @rcu: frees it after a grace period
+ * @gone: on the list of entries whose filesystem went
+ * @sb: its superblock: compared, never dereferenced once installed
+ * @off: names on it are not checked
+ * @classes: else, the classes they are checked under
+ * @fstype: the filesystem type's name, for the log
+ * @path: the mount point as written (unescaped)
+ */
+struct fs_scope_entry {
+	struct rcu_head rcu;
+	struct llist_node gone;
+	const struct super_block *sb;
+	bool off;
+	u32 classes;
+	char fstype[FS_FSTYPE_NAME_MAX + 1];
+	char path[FS_SCOPE_PATH_MAX + 1];
+};
+
+static struct fs_scope_entry __rcu *slots[FS_SCOPE_MAX];
+DEFINE_STATIC_KEY_FALSE(fs_scope_used);
+static atomic64_t gone_count = ATOMIC64_INIT(0);
+static LLIST_HEAD(gone_list);
+
+static void gone_work_fn(struct work_struct *work);
+static DECLARE_WORK(gone_work, gone_work_fn);
+
+/**
+ * fs_scope_lookup() - the entry of a superblock, if it has one
+ * @sb: the superblock of the directory that gets a name
+ * @policy: the global snapshot; its classes replaced by the entry's
+ *
+ * Context: any (a probe handler); takes no lock, allocates nothing.
+ * Return: FS_SCOPE_NONE without an entry, FS_SCOPE_OFF for an entry
+ * "off", FS_SCOPE_POLICY when @policy now holds the entry's classes.
+ */
+enum fs_scope_match fs_scope_lookup(const struct super_block *sb,
+				    struct utf8guard_policy *policy)
+{
+	enum fs_scope_match match = FS_SCOPE_NONE;
+	const struct fs_scope_entry *entry;
+	unsigned int k;
+
+	rcu_read_lock();
+	for (k = 0; k < FS_SCOPE_MAX; k++) {
+		entry = rcu_dereference(slots[k]);
+		if (!entry || entry->sb != sb)
+			continue;
+		if (entry->off) {
+			match = FS_SCOPE_OFF;
+		} else {
+			policy->classes = entry->classes;
+			match = FS_SCOPE_POLICY;
+		}
+		break;
+	}
+	rcu_read_unlock();
+	return match;
+}
+
+/**
+ * fs_scope_has_type() - whether an entry names a filesystem of this type
+ * @type: a filesystem type's name
+ *
+ * For the checks that know the type but not the superblock (btrfs.c).
+ *
+ * Context: any.
+ * Return: true if one does.
+ */
+bool fs_scope_has_type(const char *type)
+{
+	const struct fs_scope_entry *entry;
+	bool found = false;
+	unsigned int k;
+
+	if (!static_branch_unlikely(&fs_scope_used))
+		return false;
+	rcu_read_lock();
+	for (k = 0; k < FS_SCOPE_MAX && !found; k++) {
+		entry = rcu_dereference(slots[k]);
+		found = entry && !strcmp(entry->fstype, type);
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+u64 fs_scope_gone(void)
+{
+	return atomic64_read(&gone_count);
+}
+
+/* Whether any slot holds an entry; under fs_settings.lock. */
+static bool any_entry(void)
+{
+	unsigned int k;
+
+	for (k = 0; k < FS_SCOPE_MAX; k++)
+		if (rcu_access_pointer(slots[k]))
+			return true;
+	return false;
+}
+
+static void gone_work_fn(struct work_struct *work)
+{
+	struct fs_scope_entry *entry, *next;
+	struct llist_node *list = llist_del_all(&gone_list);
+
+	llist_for_each_entry_safe(entry, next, list, gone) {
+		pr_notice("fs/mounts: %s (%s) unmounted: its entry is gone\n",
+			  entry->path, entry->fstype);
+		kfree_rcu(entry, rcu);
+	}
+	mutex_lock(&fs_settings.lock);
+	if (!any_entry())
+		static_branch_disable(&fs_scope_used);
+	mutex_unlock(&fs_settings.lock);
+}
+
+/*
+ * void generic_shutdown_super(struct super_block *sb): the superblock's
+ * last mount went.  Its entry is taken out here, before the superblock
+ * can be freed.
+ */
+static int pre_shutdown(struct kprobe *p, struct pt_regs *regs)
+{
+	const void *sb = (const void *)regs_get_kernel_argument(regs, 0);
+	struct fs_scope_entry *entry;
+	unsigned int k;
+
+	if (!static_branch_unlikely(&fs_scope_used))
+		return 0;
+	rcu_read_lock();
+	for (k = 0; k < FS_SCOPE_MAX; k++) {
+		entry = rcu_dereference(slots[k]);
+		if (!entry || entry->sb != sb)
+			continue;
+		if (cmpxchg((struct fs_scope_entry __force **)&slots[k],
+			    entry, NULL) != entry)
+			continue;
+		atomic64_inc(&gone_count);
+		llist_add(&entry->gone, &gone_list);
+		schedule_work(&gone_work);
+	}
+	rcu_read_unlock();
+	return 0;
+}
+
+static struct kprobe shutdown_probe = {
+	.symbol_name = "generic_shutdown_super",
+	.pre_handler = pre_shutdown,
+};
+
+/* What a write makes of each slot, built by parse, installed by apply. */
+struct scope_write {
+	struct fs_scope_entry *old[FS_SCOPE_MAX];
+	struct fs_scope_entry *new[FS_SCOPE_MAX];
+	struct path held[FS_SCOPE_MAX];
+	unsigned int held_count;
+};
+
+/*
+ * Undo the \ooo escapes of @len bytes at @text into @out (room for
+ * FS_SCOPE_PATH_MAX bytes and a NUL).  Return NULL, or why not.
+ */
+static const char *unescape_path(const char *text, size_t len, char *out)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < len; k++) {
+		char c = text[k];
+
+		if (c == '\\') {
+			if (k + 3 >= len || text[k + 1] < '0' ||
+			    text[k + 1] > '3' || text[k + 2] < '0' ||
+			    text[k + 2] > '7' || text[k + 3] < '0' ||
+			    text[k + 3] > '7')
+				return "bad escape in the path (\\ooo, octal)";
+			c = (text[k + 1] - '0') << 6 |
+			    (text[k + 2] - '0') << 3 | (text[k + 3] - '0');
+			if (!c)
+				return "bad escape in the path (\\000)";
+			k += 3;
+		}
+		if (n == FS_SCOPE_PATH_MAX)
+			return "path longer than 255 bytes";
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	return NULL;
+}
+
+/* Write @path into @buf with \ooo for the bytes a line cannot hold. */
+static size_t escape_path(const char *path, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (; *path; path++) {
+		unsigned char c = *path;
+
+		if (c <= ' ' || c == '\\' || c == 0x7f)
+			n += scnprintf(buf + n, size - n, "\\%03o", c);
+		else
+			n += scnprintf(buf + n, size - n, "%c", c);
+	}
+	return n;
+}
+
+static const char *entry_words(const struct fs_scope_entry *entry, char *buf,
+			       size_t size)
+{
+	if (!entry)
+		return "-";
+	if (entry->off)
+		return "off";
+	utf8guard_format_policy(entry->classes, buf, size);
+	return buf;
+}
+
+/* The slot whose entry (in @w->new) is for @sb or has @path, or -1. */
+static int find_slot(const struct scope_write *w,
+		     const struct super_block *sb, const char *path)
+{
+	unsigned int k;
+
+	for (k = 0; k < FS_SCOPE_MAX; k++) {
+		const struct fs_scope_entry *e = w->new[k];
+
+		if (e && ((sb && e->sb == sb) || (path && !strcmp(e->path, path))))
+			return k;
+	}
+	return -1;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * Parse one line "PATH WORDS" (or "PATH -") of @len bytes into @w.
+ * @edited: entries made or removed by this write so far.  Return NULL,
+ * or why not.
+ */
+static const char *parse_line(const char *line, size_t len,
+			      struct scope_write *w, unsigned long *edited)
+{
+	struct utf8guard_parse_error error;
+	struct fs_scope_entry *entry;
+	const char *words, *why;
+	size_t plen = 0, wlen;
+	char *path;
+	struct path p;
+	int slot;
+
+	while (plen < len && !is_blank(line[plen]))
+		plen++;
+	words = line + plen;
+	wlen = len - plen;
+	while (wlen && is_blank(*words)) {
+		words++;
+		wlen--;
+	}
+	while (wlen && is_blank(words[wlen - 1]))
+		wlen--;
+	if (!wlen)
+		return "no policy after the path (a policy, \"off\" or \"-\")";
+	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
+	if (!entry)
+		return "out of memory";
+	path = entry->path;
+	why = unescape_path(line, plen, path);
+	if (why) {
+		kfree(entry);
+		return why;
+	}
+	if (path[0] != '/') {
+		kfree(entry);
+		return "the path is not absolute";
+	}
+	if (wlen == 1 && *words == '-') {
+		slot = find_slot(w, NULL, path);
+		if (slot < 0 && !kern_path(path, LOOKUP_FOLLOW, &p)) {
+			slot = p.dentry == p.mnt->mnt_root ?
+			       find_slot(w, p.mnt->mnt_sb, NULL) : -1;
+			path_put(&p);
+		}
+		kfree(entry);
+		if (slot < 0)
+			return "no entry for this path";
+		if (test_and_set_bit(slot, edited))
+			return "the same entry twice";
+		if (w->new[slot] != w->old[slot])
+			kfree(w->new[slot]);
+		w->new[slot] = NULL;
+		return NULL;
+	}
+	if (kern_path(path, LOOKUP_FOLLOW, &p)) {
+		kfree(entry);
+		return "no such path";
+	}
+	if (p.dentry != p.mnt->mnt_root) {
+		path_put(&p);
+		kfree(entry);
+		return "not a mount point";
+	}
+	entry->sb = p.mnt->mnt_sb;
+	strscpy(entry->fstype, entry->sb->s_type->name,
+		sizeof(entry->fstype));
+	w->held[w->held_count++] = p;
+	if (!strcmp(entry->fstype, "overlay")) {
+		kfree(entry);
+		return "overlay mounts take no entry (their upper filesystem's applies)";
+	}
+	slot = find_slot(w, entry->sb, NULL);
+	if (slot >= 0 && strcmp(w->new[slot]->path, path)) {
+		kfree(entry);
+		return "this filesystem has an entry under another path";
+	}
+	if (slot >= 0 && test_and_set_bit(slot, edited)) {
+		kfree(entry);
+		return "the same filesystem twice";
+	}
+	if (wlen == 3 && !memcmp(words, "off", 3)) {
+		entry->off = true;
+	} else if (!utf8guard_parse_policy(words, wlen,
+					   slot >= 0 && !w->new[slot]->off ?
+					   w->new[slot]->classes :
+					   utf8guard_policy_get().classes,
+					   &entry->classes, &error)) {
+		kfree(entry);
+		return error.message;
+	}
+	if (slot < 0) {
+		for (slot = 0; slot < FS_SCOPE_MAX && w->new[slot]; slot++)
+			;
+		if (slot == FS_SCOPE_MAX) {
+			kfree(entry);
+			return "more than 16 entries";
+		}
+		set_bit(slot, edited);
+	} else if (w->new[slot] != w->old[slot]) {
+		kfree(w->new[slot]);
+	}
+	w->new[slot] = entry;
+	return NULL;
+}
+
+void fs_scope_release(void *parsed)
+{
+	struct scope_write *w = parsed;
+	unsigned int k;
+
+	for (k = 0; k < FS_SCOPE_MAX; k++)
+		if (w->new[k] != w->old[k])
+			kfree(w->new[k]);
+	for (k = 0; k < w->held_count; k++)
+		path_put(&w->held[k]);
+	kfree(w);
+}
+
+/* Under fs_settings.lock. */
+int fs_scope_parse(const char *text, size_t len, bool at_load,
+		       void **parsed)
+{
+	DECLARE_BITMAP(edited, FS_SCOPE_MAX) = { 0 };
+	const char *why = NULL;
+	struct scope_write *w;
+	size_t pos = 0, end = 0;
+	unsigned int k, lines = 0;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	for (k = 0; k < FS_SCOPE_MAX; k++)
+		w->old[k] = w->new[k] =
+			rcu_dereference_protected(slots[k],
+						  lockdep_is_held(&fs_settings.lock));
+	for (pos = 0; pos < len; pos = end + 1) {
+		end = pos;
+		while (end < len && text[end] != '\n')
+			end++;
+		lines += end > pos;
+	}
+	if (lines > FS_SCOPE_MAX)
+		why = "more than 16 lines";
+	lines = 0;
+	for (pos = 0; pos < len && !why; pos = end + 1) {
+		end = pos;
+		while (end < len && text[end] != '\n')
+			end++;
+		if (end > pos) {
+			lines++;
+			why = parse_line(text + pos, end - pos, w, edited);
+		}
+	}
+	if (!why && !lines)
+		why = "no entry (\"PATH POLICY\", \"PATH off\" or \"PATH -\")";
+	if (why) {
+		if (at_load)
+			pr_err("module parameter mounts=\"%s\": %s\n", text,
+			       why);
+		else if (lines)
+			pr_info_ratelimited("fs/mounts write refused: line %u: %s\n",
+					    lines, why);
+		else
+			pr_info_ratelimited("fs/mounts write refused: %s\n",
+					    why);
+		fs_scope_release(w);
+		return -EINVAL;
+	}
+	*parsed = w;
+	return 0;
+}
+
+static void log_change(const struct fs_scope_entry *old,
+		       const struct fs_scope_entry *new)
+{
+	char a[UTF8GUARD_POLICY_TEXT_MAX], b[UTF8GUARD_POLICY_TEXT_MAX];
+	const struct fs_scope_entry *e = new ? new : old;
+
+	pr_notice("fs/mounts: %s (%s) \"%s\" -> \"%s\" (by %s[%d])\n",
+		  e->path, e->fstype, entry_words(old, a, sizeof(a)),
+		  entry_words(new, b, sizeof(b)), current->comm,
+		  task_pid_nr(current));
+}
+
+/* Under fs_settings.lock, with every named filesystem held. */
+void fs_scope_apply(void *parsed, bool at_load)
+{
+	struct scope_write *w = parsed;
+	struct fs_scope_entry *old;
+	unsigned int k;
+
+	for (k = 0; k < FS_SCOPE_MAX; k++)
+		if (w->new[k])
+			static_branch_enable(&fs_scope_used);
+	for (k = 0; k < FS_SCOPE_MAX; k++) {
+		if (w->new[k] == w->old[k])
+			continue;
+		old = cmpxchg((struct fs_scope_entry __force **)&slots[k],
+			      w->old[k], w->new[k]);
+		if (old != w->old[k]) {
+			/* Unmounted meanwhile: only a removal can race it. */
+			kfree(w->new[k]);
+			w->new[k] = w->old[k];
+			continue;
+		}
+		log_change(w->old[k], w->new[k]);
+		if (w->old[k])
+			kfree_rcu(w->old[k], rcu);
+		w->old[k] = w->new[k];
+	}
+	if (!any_entry())
+		static_branch_disable(&fs_scope_used);
+	fs_scope_release(w);
+}
+
+ssize_t fs_scope_show(char *buf)
+{
+	char words[UTF8GUARD_POLICY_TEXT_MAX];
+	const struct fs_scope_entry *entry;
+	size_t n = 0;
+	unsigned int k;
+
+	rcu_read_lock();
+	for (k = 0; k < FS_SCOPE_MAX; k++) {
+		entry = rcu_dereference(slots[k]);
+		if (!entry)
+			continue;
+		n += escape_path(entry->path, buf + n, PAGE_SIZE - n);
+		n += scnprintf(buf + n, PAGE_SIZE - n, " %s\n",
+			       entry_words(entry, words, sizeof(words)));
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+/* At load, before the settings: the probe that forgets unmounted ones. */
+int fs_scope_init(void)
+{
+	int ret = register_kprobe(&shutdown_probe);
+
+	if (ret)
+		pr_err("cannot probe generic_shutdown_super (%d): fs/mounts needs it\n",
+		       ret);
+	return ret;
+}
+
+/* At unload, once no hook can run. */
+void fs_scope_exit(void)
+{
+	unsigned int k;
+
+	unregister_kprobe(&shutdown_probe);
+	flush_work(&gone_work);
+	gone_work_fn(NULL);
+	for (k = 0; k < FS_SCOPE_MAX; k++) {
+		kfree(rcu_dereference_protected(slots[k], true));
+		RCU_INIT_POINTER(slots[k], NULL);
+	}
+	static_branch_disable(&fs_scope_used);
+	synchronize_rcu();
+}
