@@ -3,7 +3,8 @@
 # /utf8guard/run.sh of VM 1 on the TEST kernel (KUnit, KASAN, lockdep,
 # kmemleak): the KUnit suites as modules, the filesystem hook suite with
 # the stress on tmpfs, its btrfs, ocfs2 and bcachefs suites, the held
-# renames and links (fs_lock_test.sh),
+# renames and links (fs_lock_test.sh), the per-filesystem policies
+# (fs_scope_test.sh),
 # then the integration suite (which ends by locking, pinning utf8guard.ko
 # until reboot), then the fs hook's checks under that lock.  VM 2 runs
 # guest-run-test-kernel-2.sh at the same time.
@@ -56,8 +57,13 @@ done
 # A rename or link held on its inode lock across a change of settings.
 sh /utf8guard/tools/fs_lock_test.sh $mods /utf8guard/tools || status=1
 timed fs-held
+# fs/mounts: a policy per filesystem, its stress under KASAN.
+sh /utf8guard/tools/fs_scope_test.sh $mods /utf8guard/tools || status=1
+timed fs-scope
 sh /utf8guard/tools/integration_test.sh $mods /utf8guard/tools || status=1
 timed integration
 sh /utf8guard/tools/fs_hook_test.sh --after-lock $mods /utf8guard/tools || status=1
 timed fs-locked
+sh /utf8guard/tools/fs_scope_test.sh --after-lock $mods /utf8guard/tools || status=1
+timed fs-scope-locked
 exit $status

@@ -1,0 +1,266 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# fs_scope_test.sh MODDIR TOOLDIR - fs/mounts, a policy per mounted
+# filesystem (issue 29), in a VM.
+#
+# Two tmpfs mounts and an ext4 mount with three entries, each refusing
+# exactly what its own classes refuse, a fourth tmpfs with an entry
+# "off", a fifth without one (the global policy); a bind mount follows
+# its superblock's entry, a remount keeps it, the last unmount removes it
+# (counted in fs/mounts_gone, logged); the file round-trips; every bad
+# write fails with EINVAL, is logged and changes nothing; stress: 16
+# creators while the entry of their filesystem changes every millisecond,
+# the counters adding up.  Ends with both modules unloaded.
+#
+#	fs_scope_test.sh --after-lock MODDIR TOOLDIR
+#
+# once /sys/kernel/utf8guard/locked is 1 (after integration_test.sh):
+# fs/mounts writes fail with EPERM and change nothing.
+#
+# TOOLDIR holds fs_op, guest_write and scope_stress; /utf8guard/ext4.img
+# is mounted on /mnt/scope-c (or /mnt/ext4, where it is mounted already,
+# bound there).  SCOPE_STRESS_ITER (default 2000): creates
+# per creator.
+set -u
+after_lock=
+if [ "${1:-}" = --after-lock ]; then
+	after_lock=1
+	shift
+fi
+mods=${1:?module dir}
+tools=${2:?tool dir}
+# shellcheck source=../lib/assert.sh
+. /utf8guard/assert.sh
+# shellcheck source=../vm/vm-lib.sh
+. /utf8guard/vm-lib.sh
+sys=/sys/kernel/utf8guard
+fs=$sys/fs
+fsop=$tools/fs_op
+gw=$tools/guest_write
+BAD=61ff62		# an invalid byte: strict
+RLO=61e280ae62		# U+202E RIGHT-TO-LEFT OVERRIDE: bidi
+CTL=610162		# U+0001: controls
+GOOD=676f6f64		# "good"
+
+# mounts_write TEXT: one write of TEXT to fs/mounts; prints ok or the errno.
+mounts_write() { w $fs/mounts "$(hex "$1")"; }
+# try DIR HEX: create a uniquely named file whose name has HEX in it (the
+# count in a file: try runs in command substitutions).
+echo 0 >/tmp/scope-n
+try() {
+	tn=$(($(cat /tmp/scope-n) + 1))
+	echo $tn >/tmp/scope-n
+	"$fsop" create "$1" "$2$(hex "-$tn")"
+}
+
+if [ -n "$after_lock" ]; then
+	expect_eq "locked" 1 "$(cat $sys/locked)"
+	mkdir -p /mnt/scope-l
+	mount -t tmpfs tmpfs /mnt/scope-l
+	before=$(cat $fs/mounts)
+	expect_eq "locked: a new entry refused" EPERM \
+		"$(mounts_write "/mnt/scope-l strict")"
+	expect_eq "locked: a bad entry still EINVAL" EINVAL \
+		"$(mounts_write "/mnt/scope-l bogus")"
+	expect_eq "locked: entries unchanged" "$before" "$(cat $fs/mounts)"
+	umount /mnt/scope-l
+	finish_tests
+	exit
+fi
+
+for d in a b c d e; do mkdir -p /mnt/scope-$d; done
+mount -t tmpfs tmpfs /mnt/scope-a
+mount -t tmpfs tmpfs /mnt/scope-b
+# fs_hook_test.sh leaves the image on /mnt/ext4: its root bound here then.
+if grep -q ' /mnt/ext4 ext4 ' /proc/mounts; then
+	mount -o bind /mnt/ext4 /mnt/scope-c
+else
+	mount -t ext4 -o loop /utf8guard/ext4.img /mnt/scope-c
+fi
+mount -t tmpfs tmpfs /mnt/scope-d
+mount -t tmpfs tmpfs /mnt/scope-e
+expect_status "insmod utf8guard.ko" 0 insmod "$mods/utf8guard.ko"
+expect_status "insmod utf8guard_fs.ko" 0 insmod "$mods/utf8guard_fs.ko"
+set_file $sys/policy "strict bidi controls"
+expect_eq "no entry after load" "" "$(cat $fs/mounts)"
+expect_eq "mounts_gone 0 after load" 0 "$(cat $fs/mounts_gone)"
+
+# --- three policies, off, and none ---------------------------------------------
+mark
+expect_eq "entry a" ok "$(mounts_write "/mnt/scope-a strict")"
+expect_eq "entry b" ok "$(mounts_write "/mnt/scope-b bidi")"
+expect_eq "entry c (ext4)" ok "$(mounts_write "/mnt/scope-c controls")"
+expect_eq "entry d off" ok "$(mounts_write "/mnt/scope-d off")"
+expect_eq "entries listed" "/mnt/scope-a strict
+/mnt/scope-b bidi
+/mnt/scope-c controls
+/mnt/scope-d off" "$(cat $fs/mounts)"
+expect_match "entry logged" \
+	'fs/mounts: /mnt/scope-c \(ext4\) "-" -> "controls" \(by ' "$(log_since)"
+
+# verdicts DIR: what creating the three bad names and a good one gives.
+verdicts() {
+	echo "$(try "$1" $BAD) $(try "$1" $RLO) $(try "$1" $CTL) $(try "$1" $GOOD)"
+}
+checked0=$(cat $fs/stats/create/checked)
+expect_eq "tmpfs a: strict only" "EILSEQ ok ok ok" "$(verdicts /mnt/scope-a)"
+expect_eq "tmpfs b: bidi only" "ok EILSEQ ok ok" "$(verdicts /mnt/scope-b)"
+expect_eq "ext4 c: controls only" "ok ok EILSEQ ok" "$(verdicts /mnt/scope-c)"
+expect_eq "counted: 12 checks on a, b, c" $((checked0 + 12)) \
+	"$(cat $fs/stats/create/checked)"
+expect_eq "tmpfs d off: nothing refused" "ok ok ok ok" \
+	"$(verdicts /mnt/scope-d)"
+expect_eq "tmpfs d off: nothing counted" $((checked0 + 12)) \
+	"$(cat $fs/stats/create/checked)"
+expect_eq "tmpfs e, no entry: the global policy" "EILSEQ EILSEQ EILSEQ ok" \
+	"$(verdicts /mnt/scope-e)"
+# An entry wins over fs/fstypes; fs/enabled 0 and mode off still rule.
+set_file $fs/fstypes ext4
+expect_eq "fstypes ext4: a still checked" "EILSEQ ok ok ok" \
+	"$(verdicts /mnt/scope-a)"
+expect_eq "fstypes ext4: e not checked" "ok ok ok ok" \
+	"$(verdicts /mnt/scope-e)"
+set_file $fs/fstypes '*'
+set_file $fs/enabled 0
+expect_eq "enabled 0: a not checked" "ok ok ok ok" "$(verdicts /mnt/scope-a)"
+set_file $fs/enabled 1
+set_file $sys/mode audit
+expect_eq "audit: a lets its refusal through" "ok ok ok ok" \
+	"$(verdicts /mnt/scope-a)"
+set_file $sys/mode enforce
+# Edits start from the entry's classes.
+expect_eq "edit b +controls" ok "$(mounts_write "/mnt/scope-b +controls")"
+expect_eq "b: bidi controls" "ok EILSEQ EILSEQ ok" "$(verdicts /mnt/scope-b)"
+expect_eq "b listed" "/mnt/scope-b controls bidi" \
+	"$(grep scope-b $fs/mounts)"
+expect_eq "b back to bidi" ok "$(mounts_write "/mnt/scope-b bidi")"
+# The global policy does not touch the entries.
+set_file $sys/policy none
+expect_eq "global none: a still strict" "EILSEQ ok ok ok" \
+	"$(verdicts /mnt/scope-a)"
+set_file $sys/policy "strict bidi controls"
+
+# --- round trip ------------------------------------------------------------------
+saved=$(cat $fs/mounts)
+expect_eq "the listing written back" ok "$(mounts_write "$saved")"
+expect_eq "the listing unchanged" "$saved" "$(cat $fs/mounts)"
+mkdir -p "/mnt/scope dir"
+mount -t tmpfs tmpfs "/mnt/scope dir"
+expect_eq "a path with a space" ok \
+	"$(mounts_write '/mnt/scope\040dir strict')"
+expect_eq "listed escaped" '/mnt/scope\040dir strict' \
+	"$(grep 'scope.040dir' $fs/mounts)"
+expect_eq "refuses there" EILSEQ "$(try "/mnt/scope dir" $BAD)"
+expect_eq "removed by its escaped path" ok \
+	"$(mounts_write '/mnt/scope\040dir -')"
+umount "/mnt/scope dir"
+
+# --- bind mounts, remount, unmount -----------------------------------------------
+mkdir -p /mnt/scope-a/sub /mnt/scope-bind /mnt/scope-subbind
+mount -o bind /mnt/scope-a /mnt/scope-bind
+mount -o bind /mnt/scope-a/sub /mnt/scope-subbind
+expect_eq "bind mount: a's entry" "EILSEQ ok ok ok" \
+	"$(verdicts /mnt/scope-bind)"
+expect_eq "bind mount of a subdirectory: a's entry" "EILSEQ ok ok ok" \
+	"$(verdicts /mnt/scope-subbind)"
+mark
+expect_eq "a second entry for a through its bind mount" EINVAL \
+	"$(mounts_write "/mnt/scope-bind bidi")"
+expect_match "why logged" \
+	'fs/mounts write refused: line 1: this filesystem has an entry under another path' \
+	"$(log_since)"
+mount -o remount,size=8m /mnt/scope-a
+expect_eq "remount keeps the entry" "EILSEQ ok ok ok" \
+	"$(verdicts /mnt/scope-a)"
+umount /mnt/scope-subbind
+umount /mnt/scope-bind
+expect_eq "bind mounts gone: entry stays" 0 "$(cat $fs/mounts_gone)"
+mark
+umount /mnt/scope-a
+expect_eq "last unmount: counted" 1 \
+	"$(wait_output 1 cat $fs/mounts_gone)"
+expect_eq "last unmount: not listed" "" "$(grep scope-a $fs/mounts)"
+sleep 0.5
+expect_match "last unmount: logged" \
+	'fs/mounts: /mnt/scope-a \(tmpfs\) unmounted: its entry is gone' \
+	"$(log_since)"
+mount -t tmpfs tmpfs /mnt/scope-a
+expect_eq "a new tmpfs there: the global policy" "EILSEQ EILSEQ EILSEQ ok" \
+	"$(verdicts /mnt/scope-a)"
+# Removal by path; then the static key goes with the last entry.
+expect_eq "remove b" ok "$(mounts_write "/mnt/scope-b -")"
+expect_eq "b: the global policy" "EILSEQ EILSEQ EILSEQ ok" \
+	"$(verdicts /mnt/scope-b)"
+
+# --- bad writes -------------------------------------------------------------------
+long=/mnt/$(printf '%0300d' 0)
+seventeen=
+for k in $(seq 1 17); do seventeen="$seventeen/mnt/scope-b strict
+"; done
+before=$(cat $fs/mounts)
+# The refusals' log lines are rate-limited (10 in 5 s): spaced out.
+bad() {
+	sleep 0.6
+	mark
+	expect_eq "bad write ($1): EINVAL" EINVAL "$(mounts_write "$2")"
+	expect_eq "bad write ($1): unchanged" "$before" "$(cat $fs/mounts)"
+	expect_match "bad write ($1): logged" "fs/mounts write refused: .*$3" \
+		"$(log_since)"
+}
+bad "no such path" "/mnt/nonexistent strict" "no such path"
+bad "not a mount point" "/mnt/scope-c/lost+found strict" "not a mount point"
+bad "unknown class" "/mnt/scope-b strict bogus" "unknown class"
+bad "too long" "$long strict" "longer than 255"
+bad "duplicate" "/mnt/scope-b strict
+/mnt/scope-b bidi" "the same filesystem twice"
+bad "duplicate through a bind" "/mnt/scope-c bidi
+/mnt/scope-c/ strict" "line 2: this filesystem has an entry under another path"
+bad "17 lines" "$seventeen" "more than 16 lines"
+bad "relative" "mnt/scope-b strict" "not absolute"
+bad "no policy" "/mnt/scope-b" "no policy"
+bad "remove without entry" "/mnt/scope-b -" "no entry"
+bad "all or nothing" "/mnt/scope-b strict
+/mnt/nonexistent strict" "line 2: no such path"
+mark
+expect_eq "bad write (empty line): EINVAL" EINVAL "$(w $fs/mounts 0a)"
+expect_eq "bad write (empty line): unchanged" "$before" "$(cat $fs/mounts)"
+bad "bad escape" '/mnt/scope\09b strict' "bad escape"
+
+# --- stress ----------------------------------------------------------------------
+mkdir -p /mnt/scope-s
+mount -t tmpfs tmpfs /mnt/scope-s
+iter=${SCOPE_STRESS_ITER:-2000}
+c0=$(cat $fs/stats/create/checked)
+r0=$(cat $fs/stats/create/rejected)
+a0=$(cat $fs/stats/create/audited)
+# Each edit is logged: not on the serial console.
+printk=$(cat /proc/sys/kernel/printk)
+echo 5 >/proc/sys/kernel/printk
+out=$("$tools/scope_stress" $fs/mounts /mnt/scope-s "$iter")
+echo "$printk" >/proc/sys/kernel/printk
+echo "# scope_stress: $out"
+set -- $out
+made=$2 refused=$4 other=$6 edits=$8 failed=${10}
+expect_eq "stress: every create made or refused" 0 "$other"
+expect_eq "stress: every edit taken" 0 "$failed"
+expect_eq "stress: made + refused" $((16 * iter)) $((made + refused))
+expect_eq "stress: edits made" 1 $((edits > 100))
+expect_eq "stress: all checked" $((c0 + 16 * iter)) \
+	"$(cat $fs/stats/create/checked)"
+expect_eq "stress: rejected = refused" $((r0 + refused)) \
+	"$(cat $fs/stats/create/rejected)"
+expect_eq "stress: none audited" "$a0" "$(cat $fs/stats/create/audited)"
+expect_eq "stress: made on disk" "$made" \
+	"$(ls /mnt/scope-s | grep -c '^c')"
+expect_eq "stress: both outcomes" 1 $((made > 0 && refused > 0))
+mounts_write "/mnt/scope-s -" >/dev/null
+umount /mnt/scope-s
+
+# --- unload with entries ------------------------------------------------------------
+expect_eq "entries before unload" "/mnt/scope-c controls
+/mnt/scope-d off" "$(cat $fs/mounts)"
+expect_status "rmmod utf8guard_fs with entries" 0 rmmod utf8guard_fs
+expect_status "rmmod utf8guard" 0 rmmod utf8guard
+for d in a b c d e; do umount /mnt/scope-$d; done
+kmemleak_check
+finish_tests
