@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "config.h"
+#include "mounts.h"
 #include "escape.h"
 #include "sysfs.h"
 
@@ -90,6 +91,58 @@ static int preflight(const struct config *config, const char *name)
 	return errors;
 }
 
+/* Whether a line of @text starts with @prefix. */
+static bool has_line(const char *text, const char *prefix)
+{
+	size_t len = strlen(prefix);
+
+	for (; text; text = strchr(text, '\n')) {
+		if (*text == '\n')
+			text++;
+		if (!strncmp(text, prefix, len))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * fs/mounts as it was (@old, its listing): the config's paths without an
+ * entry before removed, the old entries written back.
+ */
+static int mounts_put_back(const struct config *config, const char *old,
+			   char *now, size_t now_size, char *error, size_t size)
+{
+	char *text = calloc(1, SYSFS_VALUE_MAX * 2);
+	char want[FS_MOUNT_PATH_MAX * 4 + 8];
+	unsigned int i;
+	int err;
+
+	if (!text) {
+		snprintf(error, size, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < config->mount_count; i++) {
+		want[0] = '\0';
+		fs_mount_line(config->mount_path[i], "", want, sizeof(want));
+		want[strlen(want) - 1] = '\0';	/* "PATH " */
+		if (!has_line(old, want))
+			fs_mount_line(config->mount_path[i], "-", text,
+				      SYSFS_VALUE_MAX * 2);
+	}
+	snprintf(text + strlen(text), SYSFS_VALUE_MAX * 2 - strlen(text),
+		 "%s\n", old);
+	/* Nothing before and nothing added: nothing to write. */
+	err = *text == '\n' ? 0 : sysfs_write("fs/mounts", text);
+	free(text);
+	if (err) {
+		snprintf(error, size, "cannot put back fs.mount: %s",
+			 strerror(-err));
+		return err;
+	}
+	snprintf(now, now_size, "as before");
+	return 0;
+}
+
 /* Put back the first @count settings of @config (sorted), newest first. */
 static void roll_back(const struct config *config, char (*old)[SYSFS_VALUE_MAX],
 		      unsigned int count)
@@ -98,9 +151,16 @@ static void roll_back(const struct config *config, char (*old)[SYSFS_VALUE_MAX],
 
 	while (count--) {
 		const struct setting *setting = config->entries[count].setting;
+		int err;
 
-		if (setting_write(setting, old[count], now, sizeof(now), error,
-				  sizeof(error)))
+		if (setting->kind == SETTING_MOUNTS)
+			err = mounts_put_back(config, old[count], now,
+					      sizeof(now), error,
+					      sizeof(error));
+		else
+			err = setting_write(setting, old[count], now,
+					    sizeof(now), error, sizeof(error));
+		if (err)
 			fprintf(stderr, "utf8guardctl apply: rolling back: %s\n",
 				error);
 		else

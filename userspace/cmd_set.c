@@ -4,8 +4,10 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "commands.h"
+#include "mounts.h"
 #include "settings.h"
 #include "sysfs.h"
 
@@ -13,6 +15,7 @@ static void set_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: utf8guardctl set KEY VALUE\n"
+		"       utf8guardctl set fs.mount PATH POLICY|off|-\n"
 		"\n"
 		"Write one setting to %s, then read it back to confirm.\n"
 		"\n"
@@ -23,6 +26,8 @@ static void set_usage(FILE *out)
 		"  fs.enabled               0 or 1 (utf8guard_fs loaded)\n"
 		"  fs.fstypes               \"*\" or filesystem types, e.g. \"ext4 tmpfs\"\n"
 		"  fs.check_symlink_target  0 or 1\n"
+		"  fs.mount PATH            the policy of the filesystem mounted on PATH\n"
+		"                           (its bind mounts too), off, or - to remove it\n"
 		"  net.enabled              0 or 1 (utf8guard_nf loaded)\n"
 		"  net.ports                e.g. \"tcp:80 udp:514 tcp:8000-8090\", or \"\"\n"
 		"  net.forward              0 or 1\n"
@@ -32,6 +37,31 @@ static void set_usage(FILE *out)
 		"  -h, --help    show this help\n"
 		"exit status: 0 set, 2 refused or error (the message says why)\n",
 		sysfs_root());
+}
+
+/* set fs.mount PATH VALUE: @argv[0] is "fs.mount". */
+static int set_mount(int argc, char **argv)
+{
+	char error[SETTING_ERROR_MAX], now[SYSFS_VALUE_MAX];
+
+	if (argc != 3) {
+		fprintf(stderr,
+			"utf8guardctl set: expected fs.mount PATH POLICY (or off, or - to remove)\n"
+			"Run 'utf8guardctl set --help' for usage.\n");
+		return EXIT_ERROR;
+	}
+	if (!fs_mount_validate(argv[1], argv[2], error, sizeof(error))) {
+		fprintf(stderr, "utf8guardctl set: invalid fs.mount: %s\n",
+			error);
+		return EXIT_ERROR;
+	}
+	if (fs_mount_set(argv[1], argv[2], now, sizeof(now), error,
+			 sizeof(error))) {
+		fprintf(stderr, "utf8guardctl set: %s\n", error);
+		return EXIT_ERROR;
+	}
+	printf("fs.mount %s = %s\n", argv[1], now);
+	return EXIT_OK;
 }
 
 int cmd_set(int argc, char **argv)
@@ -54,6 +84,8 @@ int cmd_set(int argc, char **argv)
 			return usage_error("set", opt, argv[optind - 1]);
 		}
 	}
+	if (argc - optind >= 1 && !strcmp(argv[optind], "fs.mount"))
+		return set_mount(argc - optind, argv + optind);
 	if (argc - optind != 2) {
 		fprintf(stderr,
 			"utf8guardctl set: expected KEY VALUE, got %d argument%s\n"

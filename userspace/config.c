@@ -57,6 +57,69 @@ static void quoted(char *out, size_t size, const char *text)
 	out[at] = '\0';
 }
 
+/*
+ * "fs.mount = PATH POLICY", once per path: checked as `set` checks it,
+ * its fs/mounts line appended to the one entry of all of them, written
+ * in one go (the kernel applies it whole or not at all).
+ */
+static bool parse_mount(char *value, const char *name, unsigned int line,
+			struct config *config, const struct setting *setting)
+{
+	char error[SETTING_ERROR_MAX], *policy = value, *text;
+	struct config_entry *entry = NULL;
+	unsigned int i;
+	size_t size;
+
+	while (*policy && !is_blank(*policy))
+		policy++;
+	if (*policy)
+		*policy++ = '\0';
+	policy = trim(policy);
+	if (!fs_mount_validate(value, policy, error, sizeof(error))) {
+		line_error(name, line, "bad value for fs.mount: %s", error);
+		return false;
+	}
+	for (i = 0; i < config->mount_count; i++) {
+		if (!strcmp(config->mount_path[i], value)) {
+			line_error(name, line,
+				   "duplicate fs.mount for '%s' (already on line %u)",
+				   value, config->mount_line[i]);
+			return false;
+		}
+	}
+	if (config->mount_count == FS_MOUNTS_MAX) {
+		line_error(name, line, "more than %d fs.mount lines",
+			   FS_MOUNTS_MAX);
+		return false;
+	}
+	for (i = 0; i < config->count; i++)
+		if (config->entries[i].setting == setting)
+			entry = &config->entries[i];
+	if (!entry) {
+		if (config->count == CONFIG_ENTRIES_MAX)
+			return false;
+		entry = &config->entries[config->count++];
+		entry->setting = setting;
+		entry->line = line;
+		entry->value = calloc(1, 1);
+	}
+	size = (entry->value ? strlen(entry->value) : 0) + strlen(value) * 4 +
+	       strlen(policy) + 8;
+	text = entry->value ? realloc(entry->value, size) : NULL;
+	config->mount_path[config->mount_count] = strdup(value);
+	if (!text || !config->mount_path[config->mount_count]) {
+		free(config->mount_path[config->mount_count]);
+		if (text)
+			entry->value = text;
+		line_error(name, line, "out of memory");
+		return false;
+	}
+	entry->value = text;
+	fs_mount_line(value, policy, text, size);
+	config->mount_line[config->mount_count++] = line;
+	return true;
+}
+
 /* Parse one line; returns true if it is fine (entry added, or nothing). */
 static bool parse_line(char *text, size_t len, const char *name,
 		       unsigned int line, struct config *config)
@@ -99,6 +162,8 @@ static bool parse_line(char *text, size_t len, const char *name,
 			   setting_keys());
 		return false;
 	}
+	if (setting->kind == SETTING_MOUNTS)
+		return parse_mount(value, name, line, config, setting);
 	for (i = 0; i < config->seen_count; i++) {
 		if (config->seen[i] == setting) {
 			line_error(name, line,
@@ -170,4 +235,7 @@ void config_free(struct config *config)
 	for (i = 0; i < config->count; i++)
 		free(config->entries[i].value);
 	config->count = 0;
+	for (i = 0; i < config->mount_count; i++)
+		free(config->mount_path[i]);
+	config->mount_count = 0;
 }

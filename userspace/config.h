@@ -17,6 +17,7 @@
 
 #include <stdio.h>
 
+#include "mounts.h"
 #include "settings.h"
 
 #define CONFIG_LINE_MAX 4096
@@ -36,6 +37,10 @@ struct config {
 	const struct setting *seen[CONFIG_ENTRIES_MAX];
 	unsigned int seen_line[CONFIG_ENTRIES_MAX];
 	unsigned int seen_count;
+	/* fs.mount lines: their paths, merged into one entry's value. */
+	char *mount_path[FS_MOUNTS_MAX];
+	unsigned int mount_line[FS_MOUNTS_MAX];
+	unsigned int mount_count;
 };
 
 /*

@@ -22,6 +22,7 @@ static const struct setting settings[] = {
 	{ "fs.fstypes", "fs/fstypes", "utf8guard_fs", SETTING_KERNEL, 1 },
 	{ "fs.check_symlink_target", "fs/check_symlink_target",
 	  "utf8guard_fs", SETTING_FLAG, 1 },
+	{ "fs.mount", "fs/mounts", "utf8guard_fs", SETTING_MOUNTS, 1 },
 	{ "net.enabled", "net/enabled", "utf8guard_nf", SETTING_FLAG, 1 },
 	{ "net.ports", "net/ports", "utf8guard_nf", SETTING_KERNEL, 1 },
 	{ "net.forward", "net/forward", "utf8guard_nf", SETTING_FLAG, 1 },
@@ -43,7 +44,7 @@ const struct setting *setting_find(const char *key)
 
 const char *setting_keys(void)
 {
-	return "mode, policy, validator, fs.enabled, fs.fstypes, fs.check_symlink_target, net.enabled, net.ports, net.forward, net.action";
+	return "mode, policy, validator, fs.enabled, fs.fstypes, fs.check_symlink_target, fs.mount, net.enabled, net.ports, net.forward, net.action";
 }
 
 static bool parse_error(const char *value,
@@ -105,6 +106,7 @@ bool setting_validate(const struct setting *setting, const char *value,
 		}
 		break;
 	case SETTING_KERNEL:
+	case SETTING_MOUNTS:
 		break;
 	}
 	return true;
@@ -219,6 +221,7 @@ static void expected_value(const struct setting *setting, const char *value,
 		snprintf(buf, size, "%s", value);
 		break;
 	case SETTING_KERNEL:
+	case SETTING_MOUNTS:
 		break;
 	}
 }

@@ -18,6 +18,7 @@ enum setting_kind {
 	SETTING_VALIDATOR,	/* utf8guard_parse_validator() */
 	SETTING_KERNEL,		/* only the kernel parses it (fstypes, ports) */
 	SETTING_ACTION,		/* drop or reset (net/action) */
+	SETTING_MOUNTS,		/* fs/mounts lines (mounts.c); config only */
 };
 
 struct setting {

@@ -108,6 +108,30 @@ fs.fstypes|ext4	tmpfs|byte 0x09 at character 5: values are printable ASCII
 nosuch|1|unknown key 'nosuch' \(keys: mode, policy,
 ROWS
 expect_eq "refused sets wrote nothing" "$before" "$(snapshot)"
+# fs.mount PATH VALUE: checked here first (path, mount point, classes).
+while IFS='|' read -r path value want; do
+	out=$("$cli" set fs.mount "$path" "$value" 2>&1)
+	expect_eq "set fs.mount '$path' '$value' exits 2" 2 "$?"
+	expect_match "set fs.mount '$path' '$value' says why" "$want" "$out"
+done <<'ROWS'
+/nonexistent-utf8guard|strict|invalid fs.mount: '/nonexistent-utf8guard': No such file or directory
+/etc|strict|invalid fs.mount: '/etc' is not a mount point
+/|strict nope|invalid fs.mount: unknown class: 'nope' at character 8
+relative|strict|invalid fs.mount: 'relative' is not an absolute path
+/||invalid fs.mount: no value
+ROWS
+out=$("$cli" set fs.mount / 2>&1)
+expect_eq "set fs.mount PATH alone exits 2" 2 "$?"
+expect_match "set fs.mount PATH alone: usage" "expected fs.mount PATH POLICY" "$out"
+expect_eq "refused fs.mount sets wrote nothing" "$before" "$(snapshot)"
+out=$("$cli" set fs.mount / "strict bidi" 2>&1)
+expect_eq "set fs.mount / exits 0" 0 "$?"
+expect_eq "set fs.mount / wrote the line" "/ strict bidi" "$(cat "$fake/fs/mounts")"
+expect_eq "set fs.mount / reads it back" "fs.mount / = strict bidi" "$out"
+out=$("$cli" set fs.mount / - 2>&1)
+expect_eq "set fs.mount / - wrote the removal" "/ -" "$(cat "$fake/fs/mounts")"
+printf '' >"$fake/fs/mounts"
+before=$(snapshot)
 # errno -> sentence
 echo 1 >"$fake/locked"
 chmod 0444 "$fake/mode"
@@ -250,6 +274,12 @@ expect_eq "apply wrote fs/fstypes" "ext4 tmpfs" "$(cat "$fake/fs/fstypes")"
 expect_eq "apply --check writes nothing" "1 setting, all valid" "$(printf 'mode = off\n' | "$cli" apply --check -)"
 expect_eq "apply --check wrote nothing" enforce "$(cat "$fake/mode")"
 expect_eq "apply of an empty file" "" "$("$cli" apply /dev/null)"
+# fs.mount lines: one write of fs/mounts, all of them.
+printf 'fs.mount = / strict path-tricks\nfs.mount = /proc off\n' >"$conf/mounts"
+"$cli" apply "$conf/mounts" >/dev/null
+expect_eq "apply fs.mount: one write of every line" "/ strict path-tricks
+/proc off" "$(cat "$fake/fs/mounts")"
+printf '' >"$fake/fs/mounts"
 
 "$here/fake-sysfs.sh" "$fake" fs net
 before=$(snapshot)
@@ -301,6 +331,10 @@ bad 1 'mode\xc0\xae = audit\n' "unknown key 'mode\\\\xc0\\\\xae'"
 bad 5 'mode = audit\npolicy = strict\nfs.enabled = 1\nnet.ports = tcp:80\nfs.enabled = 0\n' "duplicate key 'fs.enabled'"
 bad 1 "mode = $(head -c 5000 /dev/zero | tr '\0' a)\n" "line longer than 4096 bytes"
 bad 7 '# a good file\nmode = audit\npolicy = path-tricks\nfs.enabled = 1\nfs.fstypes = *\nnet.ports = udp:514\nnet.forward = maybe\n' "must be 0 or 1"
+bad 2 'fs.mount = / strict\nfs.mount = / bidi\n' "duplicate fs.mount for '/' \\(already on line 1\\)"
+bad 1 'fs.mount = /etc strict\n' "'/etc' is not a mount point"
+bad 1 'fs.mount = / strict nope\n' "unknown class: 'nope'"
+bad 1 'fs.mount = /\n' "bad value for fs.mount: no value"
 expect_match "at least 30 malformed config files" '^([3-9][0-9]|[1-9][0-9][0-9])$' "$n"
 # Several wrong lines: every one reported.
 printf 'mode = x\npolicy = y\nfs.enabled = z\n' >"$conf/three"
