@@ -26,9 +26,10 @@ static int __init utf8guard_fs_init(void)
 	ret = fs_scope_init();
 	if (ret)
 		goto counters_exit;
+	/* A bad mounts= comes after fstypes=: free what was applied. */
 	ret = fs_settings_init();
 	if (ret)
-		goto scope_exit;
+		goto settings_exit;
 	fs_overlay_init();
 	ret = fs_probes_init();
 	if (ret)
@@ -51,7 +52,6 @@ probes_exit:
 	fs_probes_exit();
 settings_exit:
 	fs_settings_exit();
-scope_exit:
 	fs_scope_exit();
 counters_exit:
 	utf8guard_kit_stats_destroy(&fs_stats);

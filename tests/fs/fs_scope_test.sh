@@ -260,6 +260,15 @@ umount /mnt/scope-s
 expect_eq "entries before unload" "/mnt/scope-c controls
 /mnt/scope-d off" "$(cat $fs/mounts)"
 expect_status "rmmod utf8guard_fs with entries" 0 rmmod utf8guard_fs
+# The module parameter: resolved at load; a bad one refuses the load.
+expect_failure "mounts= with a path that is not a mount point" \
+	insmod "$mods/utf8guard_fs.ko" 'mounts="/mnt/scope-c/lost+found strict"'
+expect_status "insmod with mounts=" 0 \
+	insmod "$mods/utf8guard_fs.ko" 'mounts="/mnt/scope-c controls"'
+expect_eq "mounts= listed" "/mnt/scope-c controls" "$(cat $fs/mounts)"
+expect_eq "mounts=: c refuses controls only" "ok ok EILSEQ ok" \
+	"$(verdicts /mnt/scope-c)"
+expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
 expect_status "rmmod utf8guard" 0 rmmod utf8guard
 for d in a b c d e; do umount /mnt/scope-$d; done
 kmemleak_check
