@@ -46,6 +46,10 @@
  * @rcu: frees it after a grace period
  * @gone: on the list of entries whose filesystem went
  * @sb: its superblock: compared, never dereferenced once installed
+ * @dev: @sb's s_dev, compared too
+ * @type: @sb's s_type, compared too: should the unmount probe ever miss,
+ *	a new superblock at @sb's address is not taken for it unless it is
+ *	the same device of the same type
  * @off: names on it are not checked
  * @classes: else, the classes they are checked under
  * @fstype: the filesystem type's name, for the log
@@ -55,6 +59,8 @@ struct fs_scope_entry {
 	struct rcu_head rcu;
 	struct llist_node gone;
 	const struct super_block *sb;
+	dev_t dev;
+	const struct file_system_type *type;
 	bool off;
 	u32 classes;
 	char fstype[FS_FSTYPE_NAME_MAX + 1];
@@ -88,7 +94,8 @@ enum fs_scope_match fs_scope_lookup(const struct super_block *sb,
 	rcu_read_lock();
 	for (k = 0; k < FS_SCOPE_MAX; k++) {
 		entry = rcu_dereference(slots[k]);
-		if (!entry || entry->sb != sb)
+		if (!entry || entry->sb != sb || entry->dev != sb->s_dev ||
+		    entry->type != sb->s_type)
 			continue;
 		if (entry->off) {
 			match = FS_SCOPE_OFF;
@@ -348,6 +355,8 @@ static const char *parse_line(const char *line, size_t len,
 		return "not a mount point";
 	}
 	entry->sb = p.mnt->mnt_sb;
+	entry->dev = entry->sb->s_dev;
+	entry->type = entry->sb->s_type;
 	strscpy(entry->fstype, entry->sb->s_type->name,
 		sizeof(entry->fstype));
 	w->held[w->held_count++] = p;
