@@ -144,7 +144,7 @@ static int read_entry(const char *path, char *now, size_t now_size)
 	if (err)
 		return err;
 	fs_mount_line(path, "", want, sizeof(want));
-	len = strlen(want) - 2;	/* "PATH " without " \n" */
+	len = strlen(want) - 2;	/* the escaped path, without the space and newline */
 	snprintf(now, now_size, "-");
 	for (line = text; line && *line; line = next) {
 		next = strchr(line, '\n');

@@ -38,7 +38,7 @@ rm -rf "$work"
 mkdir -p "$work"
 
 # The keys of `utf8guardctl set` and the commands of issue 6.
-KEYS="mode policy validator fs.enabled fs.fstypes fs.check_symlink_target net.enabled net.ports net.forward net.action"
+KEYS="mode policy validator fs.enabled fs.fstypes fs.check_symlink_target fs.mount net.enabled net.ports net.forward net.action"
 COMMANDS="load unload status set stats check scan apply"
 
 # A copy of the tree (tracked and new files, as in the working tree), so
@@ -267,6 +267,10 @@ expect_eq "completion: 'utf8guardctl set net.action '" "$(words drop reset)" \
 fstypes=$(bash_complete utf8guardctl set fs.fstypes '' | LC_ALL=C sort)
 expect_eq "completion: 'utf8guardctl set fs.fstypes ' offers * first" '*' "$(head -n 1 <<<"$fstypes")"
 expect_match "completion: 'utf8guardctl set fs.fstypes ' offers proc" '^proc$' "$fstypes"
+mounts=$(bash_complete utf8guardctl set fs.mount '')
+expect_match "completion: 'utf8guardctl set fs.mount ' offers the mount point /" '^/$' "$mounts"
+expect_eq "completion: 'utf8guardctl set fs.mount / ': the classes, none, off and -" \
+	"$(words $classes none off -)" "$(bash_complete utf8guardctl set fs.mount / '')"
 expect_eq "completion: 'utf8guardctl load --mode '" "$(words off audit enforce)" \
 	"$(bash_complete utf8guardctl load --mode '')"
 expect_eq "completion: 'utf8guardctl check --policy strict,p'" strict,path-tricks \
