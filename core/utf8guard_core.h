@@ -143,6 +143,9 @@ void utf8guard_stream_end(struct utf8guard_stream *stream,
 			  utf8guard_error_fn fn, void *arg);
 bool utf8guard_stream_may_complete(const struct utf8guard_stream *stream);
 
+bool utf8guard_vector_hold(void);
+void utf8guard_vector_release(void);
+
 size_t utf8guard_valid_prefix(const u8 *buf, size_t len);
 unsigned int utf8guard_decode(const u8 *buf, size_t len, u32 *codepoint);
 

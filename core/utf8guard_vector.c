@@ -306,7 +306,8 @@ UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_selected);
  * Runs the selected vector validator over @buf in chunks of
  * UTF8GUARD_VECTOR_CHUNK bytes, each in its own vector section (in the
  * kernel, kernel_fpu_begin() disables preemption: the chunks bound how
- * long), and stops at the first chunk that holds an error.
+ * long) unless the caller holds one (utf8guard_vector_hold()), and stops
+ * at the first chunk that holds an error.
  *
  * Return: a character boundary B such that @buf[0..B) is well-formed:
  * @len if all of @buf is; 0 when the scalar path is selected, @buf is
@@ -317,6 +318,9 @@ size_t utf8guard_vector_prefix(const u8 *buf, size_t len)
 {
 	unsigned int isa;
 	size_t done = 0;
+#ifdef UTF8GUARD_HAVE_VECTOR
+	bool held;
+#endif
 
 	if (len < chosen_min_length)
 		return 0;
@@ -324,13 +328,14 @@ size_t utf8guard_vector_prefix(const u8 *buf, size_t len)
 	if (isa == UTF8GUARD_VECTOR_SCALAR)
 		return 0;
 #ifdef UTF8GUARD_HAVE_VECTOR
+	held = vector_env_held();
 	while (done < len) {
 		size_t end = len - done < UTF8GUARD_VECTOR_CHUNK ?
 			     len : done + UTF8GUARD_VECTOR_CHUNK;
 		bool final = end == len;
 		bool clean;
 
-		if (!vector_env_begin())
+		if (!held && !vector_env_begin())
 			break;
 		/* A chunk after the first reads the bytes before it in place. */
 		if (isa == UTF8GUARD_VECTOR_AVX512)
@@ -342,7 +347,8 @@ size_t utf8guard_vector_prefix(const u8 *buf, size_t len)
 		else
 			done = utf8guard_sse41_prefix(buf, done, end, final,
 						      &clean);
-		vector_env_end();
+		if (!held)
+			vector_env_end();
 		if (!clean || final)
 			break;
 	}
@@ -350,3 +356,38 @@ size_t utf8guard_vector_prefix(const u8 *buf, size_t len)
 	return done;
 }
 UTF8GUARD_EXPORT_FOR_KUNIT(utf8guard_vector_prefix);
+
+/**
+ * utf8guard_vector_hold() - one vector section for several calls
+ *
+ * A caller that validates one text in several pieces (the page fragments
+ * of a packet) takes the vector registers once, here, instead of once
+ * per piece and per UTF8GUARD_VECTOR_CHUNK bytes.  Between this and
+ * utf8guard_vector_release() it calls only the core's functions, from
+ * the same context, and holds the section no longer than it would hold
+ * a spinlock: preemption is off (and, on some kernels, bottom halves).
+ * An interrupt that comes meanwhile takes the scalar path.
+ *
+ * Context: any context but NMI; does not sleep.
+ * Return: true if the section is held: call utf8guard_vector_release();
+ * false if the vector registers cannot be used here or are in use (the
+ * core then takes the scalar path, or sections of its own).
+ */
+bool utf8guard_vector_hold(void)
+{
+	if (utf8guard_vector_selected() == UTF8GUARD_VECTOR_SCALAR)
+		return false;
+	return vector_env_hold();
+}
+UTF8GUARD_EXPORT(utf8guard_vector_hold);
+
+/**
+ * utf8guard_vector_release() - end a section utf8guard_vector_hold() took
+ *
+ * Context: the context, and so the CPU, that took it.
+ */
+void utf8guard_vector_release(void)
+{
+	vector_env_release();
+}
+UTF8GUARD_EXPORT(utf8guard_vector_release);

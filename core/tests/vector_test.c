@@ -10,9 +10,12 @@
  */
 #include <kunit/test.h>
 #include <linux/bottom_half.h>
+#include <linux/hardirq.h>
+#include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <asm/cpufeature.h>
+#include <asm/fpu/api.h>
 
 #include "utf8guard.h"
 #include "test_utf8_encode.h"
@@ -216,6 +219,60 @@ static void vector_prefix_runs_under_fpu(struct kunit *test)
 	restore_default();
 }
 
+/*
+ * A held section (utf8guard_vector_hold(): the netfilter hook's, one per
+ * packet): the vector path runs in it without sections of its own, for
+ * the context that holds it only.  A hard interrupt that comes meanwhile
+ * (faked here with its preempt_count() bits) must not use the registers
+ * the holder is using: it takes the scalar path.
+ */
+static void vector_prefix_runs_in_held_section(struct kunit *test)
+{
+	size_t len = 3 * UTF8GUARD_VECTOR_CHUNK + 1000;
+	u8 *buf = kunit_kzalloc(test, len, GFP_KERNEL);
+	size_t got, in_irq;
+	bool held, usable;
+	unsigned int isa;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	rng_state = 3;
+	fill(buf, len);
+	for (isa = UTF8GUARD_VECTOR_SSE41; isa < UTF8GUARD_VECTOR_ISA_COUNT;
+	     isa++) {
+		if (!utf8guard_vector_available(isa))
+			continue;
+		KUNIT_ASSERT_TRUE(test, utf8guard_vector_select(isa, 0));
+		local_bh_disable();
+		held = utf8guard_vector_hold();
+		/* Taken: nobody else may begin a section on this CPU. */
+		usable = irq_fpu_usable();
+		got = utf8guard_vector_prefix(buf, len);
+		local_irq_disable();
+		__preempt_count_add(HARDIRQ_OFFSET);
+		in_irq = utf8guard_vector_prefix(buf, len);
+		__preempt_count_sub(HARDIRQ_OFFSET);
+		local_irq_enable();
+		if (held)
+			utf8guard_vector_release();
+		local_bh_enable();
+		KUNIT_EXPECT_TRUE_MSG(test, held, "%s: held",
+				      utf8guard_vector_isa_name(isa));
+		KUNIT_EXPECT_FALSE(test, usable);
+		KUNIT_EXPECT_EQ_MSG(test, got, len, "%s in the held section",
+				    utf8guard_vector_isa_name(isa));
+		KUNIT_EXPECT_EQ_MSG(test, in_irq, (size_t)0,
+				    "%s in an interrupt of the held section",
+				    utf8guard_vector_isa_name(isa));
+		/* Released: sections of its own again. */
+		KUNIT_EXPECT_TRUE(test, irq_fpu_usable());
+		KUNIT_EXPECT_EQ(test, utf8guard_vector_prefix(buf, len), len);
+	}
+	/* The scalar path holds nothing. */
+	KUNIT_ASSERT_TRUE(test, utf8guard_vector_select(UTF8GUARD_VECTOR_SCALAR, 0));
+	KUNIT_EXPECT_FALSE(test, utf8guard_vector_hold());
+	restore_default();
+}
+
 /* Every vector path gives the scalar path's report, on 3000 buffers. */
 static void vector_paths_match_scalar(struct kunit *test)
 {
@@ -298,6 +355,7 @@ static struct kunit_case vector_cases[] = {
 	KUNIT_CASE(vector_paths_available),
 	KUNIT_CASE(missing_path_refused),
 	KUNIT_CASE(vector_prefix_runs_under_fpu),
+	KUNIT_CASE(vector_prefix_runs_in_held_section),
 	KUNIT_CASE(vector_paths_match_scalar),
 	KUNIT_CASE(scalar_builds_match),
 	{}

@@ -34,6 +34,7 @@
 #include <linux/in6.h>
 #include <linux/jump_label.h>
 #include <linux/rcupdate.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
 
 #include "utf8guard.h"
@@ -153,6 +154,8 @@ void net_defrag_forward_off(void);
 /* payload.c */
 /* Bytes of context logged on each side of the bad span. */
 #define NET_LOG_CONTEXT_BYTES	4
+/* Payload bytes validated in one vector section, at most (and a chunk). */
+#define NET_VECTOR_HOLD_BYTES	SZ_64K
 
 /**
  * struct net_payload - what was found in one L4 payload

@@ -72,13 +72,18 @@ static void fill_window(const struct sk_buff *skb, unsigned int offset,
 			    NET_LOG_CONTEXT_BYTES, result->window);
 }
 
-/* A payload beyond the linear part, chunk by chunk, in place. */
+/*
+ * A payload beyond the linear part, chunk by chunk, in place, in one
+ * vector section (the core would take one per chunk) renewed every
+ * NET_VECTOR_HOLD_BYTES, which bounds how long preemption is off.
+ */
 static void feed_chunks(struct sk_buff *skb, unsigned int offset,
 			unsigned int len, struct net_payload *result,
 			struct utf8guard_violation_search *search)
 {
 	struct skb_seq_state state;
-	unsigned int consumed = 0, n;
+	unsigned int consumed = 0, held_from = 0, n;
+	bool held = utf8guard_vector_hold();
 	const u8 *data;
 
 	skb_prepare_seq_read(skb, offset, offset + len, &state);
@@ -86,10 +91,17 @@ static void feed_chunks(struct sk_buff *skb, unsigned int offset,
 	       (n = skb_seq_read(consumed, &data, &state)) != 0) {
 		/* A block can run past @len (bytes after the UDP length). */
 		n = min(n, len - consumed);
+		if (held && consumed - held_from >= NET_VECTOR_HOLD_BYTES) {
+			utf8guard_vector_release();
+			held = utf8guard_vector_hold();
+			held_from = consumed;
+		}
 		utf8guard_stream_feed(&result->stream, data, n,
 				      utf8guard_stop_at_violation, search);
 		consumed += n;
 	}
+	if (held)
+		utf8guard_vector_release();
 	if (result->stream.stopped)
 		skb_abort_seq_read(&state);
 }
