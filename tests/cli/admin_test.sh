@@ -500,6 +500,25 @@ expect_eq "scan, not loaded: the default policy" 3 "$(wc -l <<<"$out")"
 out=$(UTF8GUARD_SYSFS=$work/nofs "$cli" scan "$sw")
 expect_eq "scan, no fs hook: the default policy" 3 "$(wc -l <<<"$out")"
 : >"$fake/fs/mounts"
+# status lists the entries: policy, type, source, device.
+printf '%s path-tricks\n%s off\n/nonexistent-utf8guard strict\n' "$mp_shm" "$mp_work" >"$fake/fs/mounts"
+out=$("$cli" status)
+expect_match "status: fs/mounts count" "^  fs/mounts: 3 entries \\([0-9]+ gone since load\\)$" "$out"
+expect_match "status: /dev/shm's entry" "^    $mp_shm: path-tricks \\(tmpfs, [^,]*, device $dev_shm\\)$" "$out"
+expect_match "status: the work filesystem off" "^    $mp_work: off \\([a-z0-9]+, [^,]*, device $dev_work\\)$" "$out"
+expect_match "status: an entry not found here" "^    /nonexistent-utf8guard: strict \\(not found here: No such file or directory\\)$" "$out"
+got=$("$cli" status --json | "$py" -c 'import json,sys
+fs = json.load(sys.stdin)["fs"]
+for m in fs["mounts"]: print(m["path"], m["policy"], m["off"], m["fstype"], m["device"])
+print(fs["mounts_gone"] == int(open(sys.argv[1]).read()))' "$fake/fs/mounts_gone")
+expect_eq "status --json: fs.mounts and mounts_gone" "$mp_shm path-tricks False tmpfs $dev_shm
+$mp_work off True $(findmnt -n -o FSTYPE --target "$mp_work" | head -n 1) $dev_work
+/nonexistent-utf8guard strict False None None
+True" "$got"
+: >"$fake/fs/mounts"
+expect_match "status: no entry" "^  fs/mounts: no entry \\([0-9]+ gone since load\\)$" "$("$cli" status)"
+expect_eq "status --json: no entry" "[]" "$("$cli" status --json | "$py" -c 'import json,sys; print(json.load(sys.stdin)["fs"]["mounts"])')"
+expect_no_match "status, no fs hook: no fs/mounts line" "fs/mounts" "$(UTF8GUARD_SYSFS=$work/nofs "$cli" status)"
 
 # 2000 levels: paths far beyond PATH_MAX, the name at the bottom found.
 "$here/trees.py" deep "$work/deep" 2000
