@@ -37,9 +37,13 @@
 # utf8guard_check_name() (check=1):
 #   X  kprobe   Y  ftrace_ops   Z  direct call
 # each checked first: C0 AE refused in enforce, a well-formed name not.
+# With MOUNTS=N (--mounts), every load writes N fs/mounts entries: N-1
+# tmpfs mounts of their own ("strict"), then the tmpfs under test with
+# the global policy's classes, last (the lookup walks N slots); checked:
+# the bench tmpfs's entry is listed last, a bad name is still refused.
 set -u
 # shellcheck source=/dev/null
-. /utf8guard/bench.conf		# ITERATIONS=, ROUNDS=, MODE=, BREAKDOWN=, MECHANISMS=
+. /utf8guard/bench.conf		# ITERATIONS=, ROUNDS=, MODE=, BREAKDOWN=, MECHANISMS=, MOUNTS=
 # shellcheck source=../tests/vm/vm-lib.sh
 . /utf8guard/vm-lib.sh		# wait_fs_probes
 mods=/utf8guard/modules
@@ -68,6 +72,12 @@ load() {
 	expect "fs/enabled" 1 "$(cat $S/fs/enabled)"
 	expect "fs/fstypes" "*" "$(cat $S/fs/fstypes)"
 	expect "fs/unhooked" 0 "$(cat $S/fs/unhooked)"
+	if [ "${MOUNTS:-0}" -gt 0 ]; then
+		printf '%s' "$entries" >$S/fs/mounts || die "fs/mounts: $entries"
+		expect "fs/mounts: the bench tmpfs last, $MOUNTS entries" \
+			"$dir $(cat $S/policy) $MOUNTS" \
+			"$(tail -n 1 $S/fs/mounts) $(grep -c . $S/fs/mounts)"
+	fi
 	if [ "$l_mode" = off ]; then
 		expect "mode off: probes disarmed" "6 disabled 6" \
 			"$(wait_fs_probes '6 disabled 6')"
@@ -209,6 +219,18 @@ echo "bench: kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPU," \
 mkdir -p $dir || die "mkdir $dir"
 mount -t tmpfs -o size=16m bench $dir || die "mount tmpfs on $dir"
 [ -z "$(ls -A $dir)" ] || die "$dir not empty"
+# MOUNTS-1 other tmpfs mounts, each with an entry, then $dir's.
+entries=
+k=1
+while [ $k -lt "${MOUNTS:-0}" ]; do
+	mkdir -p /mnt/bench-e$k || die "mkdir /mnt/bench-e$k"
+	mount -t tmpfs -o size=1m e$k /mnt/bench-e$k || die "mount /mnt/bench-e$k"
+	entries="$entries/mnt/bench-e$k strict
+"
+	k=$((k + 1))
+done
+[ "${MOUNTS:-0}" -eq 0 ] || entries="$entries$dir strict path-tricks
+"
 
 # The hook is really there: a bad name is refused in enforce, allowed
 # without the modules.

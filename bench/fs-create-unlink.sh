@@ -26,10 +26,16 @@
 # kprobe without post_handler, an ftrace_ops of its own and an ftrace
 # direct call; and the kprobe, the ftrace_ops and the direct call again,
 # checking the name with utf8guard.ko's utf8guard_check_name().
+# With --mounts N (0 to 16), the modules are timed with N fs/mounts
+# entries: N-1 for tmpfs mounts of their own, then the tmpfs under test,
+# in the last slot, with the global policy's classes: the lookup compares
+# all N entries before it finds its own, the check is the same.  Compare
+# with --mounts 0 (the default, no entry: the lookup patched out).
 # The CPU is emulated: only the ratio means anything.
 # Usage: fs-create-unlink.sh [--iterations N (5000)] [--rounds R (21)]
 #          [--smp N (1)] [--timeout SECS (900)] [--mode enforce|audit|off]
 #          [--clock icount|wall|both (both)] [--breakdown] [--mechanisms]
+#          [--mounts N (0)]
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -44,7 +50,7 @@ usage() {
 	exit 2
 }
 iterations=5000 rounds=21 smp=1 timeout=900 clock=both mode=enforce
-breakdown=0 mechanisms=0
+breakdown=0 mechanisms=0 mounts=0
 while (($#)); do
 	case $1 in
 	--breakdown | --mechanisms)
@@ -61,6 +67,7 @@ while (($#)); do
 	--clock) clock=$2 ;;
 	--timeout) timeout=$2 ;;
 	--mode) mode=$2 ;;
+	--mounts) mounts=$2 ;;
 	*) usage ;;
 	esac
 	shift 2
@@ -69,6 +76,10 @@ for v in "$iterations" "$rounds" "$smp" "$timeout"; do
 	[[ "$v" =~ ^[1-9][0-9]*$ ]] || usage
 done
 [[ "$clock" =~ ^(icount|wall|both)$ ]] || usage
+[[ "$mounts" =~ ^([0-9]|1[0-6])$ ]] || {
+	echo "bench-fs: --mounts: '$mounts' is not 0 to 16" >&2
+	exit 2
+}
 case $mode in
 enforce | audit | off) ;;
 *)
@@ -107,8 +118,9 @@ for ko in utf8guard.ko utf8guard_fs.ko tests/fs/kmod/utf8guard_fs_bench.ko; do
 		exit 1
 	}
 done
-printf 'ITERATIONS=%s\nROUNDS=%s\nMODE=%s\nBREAKDOWN=%s\nMECHANISMS=%s\n' \
-	"$iterations" "$rounds" "$mode" "$breakdown" "$mechanisms" >"$out/bench.conf"
+printf 'ITERATIONS=%s\nROUNDS=%s\nMODE=%s\nBREAKDOWN=%s\nMECHANISMS=%s\nMOUNTS=%s\n' \
+	"$iterations" "$rounds" "$mode" "$breakdown" "$mechanisms" "$mounts" \
+	>"$out/bench.conf"
 
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/bench/fs-create-unlink-guest.sh" \
 	--file "$out/modules/utf8guard.ko:/utf8guard/modules/" \
@@ -121,6 +133,9 @@ printf 'ITERATIONS=%s\nROUNDS=%s\nMODE=%s\nBREAKDOWN=%s\nMECHANISMS=%s\n' \
 echo "bench-fs: booting $(basename "$image") under qemu (TCG, $smp CPU)," \
 	"$rounds rounds of $iterations iterations with and without the modules..."
 what="$iterations x (open(O_CREAT|O_EXCL) + close + unlink) of a well-formed name on tmpfs"
+entries=
+((mounts == 0)) || entries=", $mounts fs/mounts entries (its own last)"
+what="$what$entries"
 configs="A B"
 ((breakdown)) && configs="A H W S F B"
 ((mechanisms)) && configs="$configs K N O D X Y Z"
@@ -136,7 +151,7 @@ else
 	ab_measure bench-fs "$out" "$image" "$smp" "$timeout" "$clock" it \
 		-v rounds="$rounds" -v target="$TARGET_PERCENT" -v what="$what" \
 		-v label_a="without modules" -v label_b="utf8guard_fs $mode" \
-		-v subject="utf8guard_fs.ko in $mode"
+		-v subject="utf8guard_fs.ko in $mode$entries"
 fi
 echo
 echo "bench-fs: done (console logs: $out/console-*.log)"
