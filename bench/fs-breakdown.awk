@@ -9,7 +9,8 @@
 # it adds to the one above it (H to S: the layers of the check) and to A,
 # the per-round ratios' spread, and the probed functions' entries per
 # iteration.  Variables: bench, what, kernel, rounds, target (per cent),
-# mode, unit, clock, configs (the configurations, e.g. "A H W S F B").
+# mode, unit, clock, configs (the configurations, e.g. "A H W S F B"),
+# mounts (M's number of fs/mounts entries).
 # Needs bench/stats.awk (awk -f stats.awk -f this).
 BEGIN {
 	n = split(configs, config, " ")
@@ -26,9 +27,11 @@ BEGIN {
 	label["X"] = "prototype K + utf8guard_check_name()"
 	label["Y"] = "prototype O + utf8guard_check_name()"
 	label["Z"] = "prototype D + utf8guard_check_name()"
+	label["E"] = "B + 1 fs/mounts entry, its own"
+	label["M"] = sprintf("B + %d fs/mounts entries, its own last", mounts)
 	# The step of each layer is over the one below it.
 	below["W"] = "H"; below["S"] = "W"; below["F"] = "S"; below["B"] = "S"
-	below["H"] = "A"
+	below["H"] = "A"; below["E"] = "B"; below["M"] = "E"
 }
 {
 	delete f
@@ -72,7 +75,7 @@ END {
 			k == 1 ? "" : sprintf("%+.0f", m[c] - m["A"]),
 			(m[c] / m["A"] - 1) * 100, iqr
 	}
-	printf "  (%s per iteration; step: over the layer below (W over H, ..., B over S);\n  IQR: of the", unit
+	printf "  (%s per iteration; step: over the layer below (W over H, ..., B over S,\n  E over B, M over E); IQR: of the", unit
 	printf " per-round ratios to A, in %% of A.  Target for B: <= %d %% over A: %s)\n", target, (m["B"] / m["A"] - 1) * 100 <= target ? "met" : "NOT met"
 	if (nhits) {
 		printf "\n  entries per iteration into the functions the modules probe (function tracer):\n"

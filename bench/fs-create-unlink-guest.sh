@@ -37,9 +37,15 @@
 # utf8guard_check_name() (check=1):
 #   X  kprobe   Y  ftrace_ops   Z  direct call
 # each checked first: C0 AE refused in enforce, a well-formed name not.
+# With MOUNTS=N (--mounts), the rounds also time B with fs/mounts entries
+#   E  one, the tmpfs under test's
+#   M  N: N-1 for tmpfs mounts of their own ("strict"), then the tmpfs
+#      under test's, last (the lookup compares N)
+# the tmpfs under test's with the global policy's classes; checked after
+# the load: its entry listed last, 1 or N lines.
 set -u
 # shellcheck source=/dev/null
-. /utf8guard/bench.conf		# ITERATIONS=, ROUNDS=, MODE=, BREAKDOWN=, MECHANISMS=
+. /utf8guard/bench.conf		# ITERATIONS=, ROUNDS=, MODE=, BREAKDOWN=, MECHANISMS=, MOUNTS=
 # shellcheck source=../tests/vm/vm-lib.sh
 . /utf8guard/vm-lib.sh		# wait_fs_probes
 mods=/utf8guard/modules
@@ -68,6 +74,13 @@ load() {
 	expect "fs/enabled" 1 "$(cat $S/fs/enabled)"
 	expect "fs/fstypes" "*" "$(cat $S/fs/fstypes)"
 	expect "fs/unhooked" 0 "$(cat $S/fs/unhooked)"
+	if [ -n "${l_entries:-}" ]; then
+		printf '%s' "$l_entries" >$S/fs/mounts || die "fs/mounts: $l_entries"
+		l_count=$(printf '%s' "$l_entries" | grep -c .)
+		expect "fs/mounts: the bench tmpfs last, $l_count entries" \
+			"$dir $(cat $S/policy) $l_count" \
+			"$(tail -n 1 $S/fs/mounts) $(grep -c . $S/fs/mounts)"
+	fi
 	if [ "$l_mode" = off ]; then
 		expect "mode off: probes disarmed" "6 disabled 6" \
 			"$(wait_fs_probes '6 disabled 6')"
@@ -143,9 +156,18 @@ measure() {
 	stop=$(stop_of "$1")
 	param=/sys/module/utf8guard_fs_bench/parameters/stop
 	mech=$(mech_of "$1")
+	l_entries=
 	case $1 in
 	A) ;;
 	B) load ;;
+	E)
+		l_entries=$own
+		load
+		;;
+	M)
+		l_entries=$entries$own
+		load
+		;;
 	K | N | O | D) proto_load "$mech" ;;
 	X | Y | Z) proto_load "$mech" 1 ;;
 	*)
@@ -209,6 +231,18 @@ echo "bench: kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPU," \
 mkdir -p $dir || die "mkdir $dir"
 mount -t tmpfs -o size=16m bench $dir || die "mount tmpfs on $dir"
 [ -z "$(ls -A $dir)" ] || die "$dir not empty"
+# MOUNTS-1 other tmpfs mounts, each with an entry, then $dir's.
+entries=
+k=1
+while [ $k -lt "${MOUNTS:-0}" ]; do
+	mkdir -p /mnt/bench-e$k || die "mkdir /mnt/bench-e$k"
+	mount -t tmpfs -o size=1m e$k /mnt/bench-e$k || die "mount /mnt/bench-e$k"
+	entries="$entries/mnt/bench-e$k strict
+"
+	k=$((k + 1))
+done
+own="$dir strict path-tricks
+"
 
 # The hook is really there: a bad name is refused in enforce, allowed
 # without the modules.
@@ -225,6 +259,7 @@ $loop $dir 1 "$(printf '\300\256.')" >/dev/null 2>&1 || die "bad name refused wi
 
 configs="A B"
 [ "${BREAKDOWN:-0}" = 1 ] && configs="A H W S F B"
+[ "${MOUNTS:-0}" -gt 0 ] && configs="$configs E M"
 if [ "${MECHANISMS:-0}" = 1 ]; then
 	configs="$configs K N O D X Y Z"
 	for m in kprobe kprobe-nopost ftrace direct; do
@@ -255,6 +290,7 @@ while [ $r -le "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 if [ "${BREAKDOWN:-0}" = 1 ]; then
+	l_entries=
 	count_hits
 	# What a call and a return cost depends on these.
 	v=/sys/devices/system/cpu/vulnerabilities

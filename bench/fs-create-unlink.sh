@@ -26,10 +26,17 @@
 # kprobe without post_handler, an ftrace_ops of its own and an ftrace
 # direct call; and the kprobe, the ftrace_ops and the direct call again,
 # checking the name with utf8guard.ko's utf8guard_check_name().
+# With --mounts N (1 to 16), the same run also times the modules with
+# fs/mounts entries (issue 29's lookup): E, one entry, the tmpfs under
+# test's; M, N entries, N-1 for tmpfs mounts of their own, then the tmpfs
+# under test's in the last slot, so that the lookup compares all N; each
+# with the global policy's classes, so that the check is otherwise B's
+# (no entry: the lookup patched out).
 # The CPU is emulated: only the ratio means anything.
 # Usage: fs-create-unlink.sh [--iterations N (5000)] [--rounds R (21)]
 #          [--smp N (1)] [--timeout SECS (900)] [--mode enforce|audit|off]
 #          [--clock icount|wall|both (both)] [--breakdown] [--mechanisms]
+#          [--mounts N]
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -44,7 +51,7 @@ usage() {
 	exit 2
 }
 iterations=5000 rounds=21 smp=1 timeout=900 clock=both mode=enforce
-breakdown=0 mechanisms=0
+breakdown=0 mechanisms=0 mounts=0
 while (($#)); do
 	case $1 in
 	--breakdown | --mechanisms)
@@ -61,6 +68,7 @@ while (($#)); do
 	--clock) clock=$2 ;;
 	--timeout) timeout=$2 ;;
 	--mode) mode=$2 ;;
+	--mounts) mounts=$2 ;;
 	*) usage ;;
 	esac
 	shift 2
@@ -69,6 +77,10 @@ for v in "$iterations" "$rounds" "$smp" "$timeout"; do
 	[[ "$v" =~ ^[1-9][0-9]*$ ]] || usage
 done
 [[ "$clock" =~ ^(icount|wall|both)$ ]] || usage
+[[ "$mounts" = 0 || "$mounts" =~ ^([1-9]|1[0-6])$ ]] || {
+	echo "bench-fs: --mounts: '$mounts' is not 1 to 16" >&2
+	exit 2
+}
 case $mode in
 enforce | audit | off) ;;
 *)
@@ -107,8 +119,9 @@ for ko in utf8guard.ko utf8guard_fs.ko tests/fs/kmod/utf8guard_fs_bench.ko; do
 		exit 1
 	}
 done
-printf 'ITERATIONS=%s\nROUNDS=%s\nMODE=%s\nBREAKDOWN=%s\nMECHANISMS=%s\n' \
-	"$iterations" "$rounds" "$mode" "$breakdown" "$mechanisms" >"$out/bench.conf"
+printf 'ITERATIONS=%s\nROUNDS=%s\nMODE=%s\nBREAKDOWN=%s\nMECHANISMS=%s\nMOUNTS=%s\n' \
+	"$iterations" "$rounds" "$mode" "$breakdown" "$mechanisms" "$mounts" \
+	>"$out/bench.conf"
 
 "$vm/make-initramfs.sh" "$out/initrd.cpio.gz" --run "$top/bench/fs-create-unlink-guest.sh" \
 	--file "$out/modules/utf8guard.ko:/utf8guard/modules/" \
@@ -124,11 +137,12 @@ what="$iterations x (open(O_CREAT|O_EXCL) + close + unlink) of a well-formed nam
 configs="A B"
 ((breakdown)) && configs="A H W S F B"
 ((mechanisms)) && configs="$configs K N O D X Y Z"
-if ((breakdown || mechanisms)); then
+((mounts)) && configs="$configs E M"
+if ((breakdown || mechanisms || mounts)); then
 	AB_SUMMARY=fs-breakdown.awk \
 		ab_measure bench-fs "$out" "$image" "$smp" "$timeout" "$clock" it \
 		-v rounds="$rounds" -v target="$TARGET_PERCENT" -v what="$what" \
-		-v mode="$mode" -v configs="$configs"
+		-v mode="$mode" -v configs="$configs" -v mounts="$mounts"
 else
 	# Per round: guest time per iteration of A and B; then medians and
 	# ratios.  Under -icount (shift=0) a guest nanosecond is one guest

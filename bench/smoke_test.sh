@@ -7,9 +7,9 @@
 # once more with its benchmark build, --stop 3) exit 0, the guest's module
 # checks pass (enforce refuses a bad name; drops a datagram with C0 AE; the
 # benchmark build loads with its stop), and each prints its table in guest
-# instructions; and bench-fs --breakdown --mechanisms prints its layers, the
-# probe hit per create and the hook prototypes' lines, each prototype
-# refusing.
+# instructions; and bench-fs --breakdown --mechanisms --mounts 16 prints
+# its layers, the probe hit per create, the hook prototypes' lines, each
+# prototype refusing, and the lines with 1 and 16 fs/mounts entries.
 set -uo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -41,8 +41,8 @@ smoke bench-fs it 1 "the module refuses a bad name in the guest" \
 # The breakdown: a line per configuration, and the probe hit per create;
 # and the hook mechanisms' prototypes, each refusing its test name.
 out=$("$top/bench/fs-create-unlink.sh" --clock icount --rounds 1 --iterations 200 \
-	--breakdown --mechanisms 2>&1)
-expect_eq "bench-fs --breakdown --mechanisms: exit status" 0 "$?"
+	--breakdown --mechanisms --mounts 16 2>&1)
+expect_eq "bench-fs --breakdown --mechanisms --mounts 16: exit status" 0 "$?"
 printf '%s\n' "$out" | sed -n '/^bench-fs: [0-9]/,$p' | sed 's/^/# /'
 expect_match "bench-fs --breakdown: the hook mechanism alone" \
 	'^  H  probes armed, handler returns at once +[0-9]+ +[-+][0-9]+ ' "$out"
@@ -60,6 +60,10 @@ for m in kprobe ftrace direct; do
 done
 expect_match "bench-fs --mechanisms: the direct call's line" \
 	'^  D  prototype: ftrace direct call +[0-9]+ +[-+][0-9]+ ' "$out"
+expect_match "bench-fs --mounts: one entry, over B" \
+	'^  E  B \+ 1 fs/mounts entry, its own +[0-9]+ +[-+][0-9]+ ' "$out"
+expect_match "bench-fs --mounts: 16 entries, over E" \
+	'^  M  B \+ 16 fs/mounts entries, its own last +[0-9]+ +[-+][0-9]+ ' "$out"
 smoke bench-nf dg 5 "the module drops a bad datagram in the guest" \
 	'guest: enforce drops a datagram with c0 ae' \
 	'utf8guard_nf.ko in enforce' -- \

@@ -4,8 +4,11 @@
  * the trees that the policy would refuse if it were created now (component
  * rules and classes: utf8guard_name_violation()), and every symlink whose
  * target it would refuse (path rules: utf8guard_first_violation(), as
- * fs/check_symlink_target does), judged by the kernel's own policy code.  Output is streamed, one line a
- * finding; memory grows with the depth of a tree, not its size.
+ * fs/check_symlink_target does), judged by the kernel's own policy code.
+ * Without --policy, a name is judged under the fs/mounts entry of the
+ * filesystem of its directory (matched by st_dev), as the hook would
+ * judge it; not at all under an entry "off".  Output is streamed, one line
+ * a finding; memory grows with the depth of a tree, not its size.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,13 +24,23 @@
 #include "commands.h"
 #include "escape.h"
 #include "json.h"
+#include "mounts.h"
 #include "report_format.h"
+#include "sysfs.h"
 #include "tree_walk.h"
 
 struct scan {
 	u32 classes;
+	char words[UTF8GUARD_POLICY_TEXT_MAX];	/* @classes in words */
 	bool json;
 	uint64_t entries, findings, warnings, mounts_skipped;
+	/* fs/mounts, without --policy */
+	struct fs_mount_list mounts;
+	uint64_t entries_off;		/* names under an entry "off" */
+	uint32_t off_seen;		/* which entries "off" they were under */
+	const struct fs_mount_entry *last;	/* the entry of last_dev */
+	dev_t last_dev;
+	bool have_last;
 };
 
 static void scan_usage(FILE *out)
@@ -42,7 +55,9 @@ static void scan_usage(FILE *out)
 	      "\n"
 	      "options:\n"
 	      "  --policy LIST  check classes, as in /sys/kernel/utf8guard/policy\n"
-	      "                 (default \"strict path-tricks\")\n"
+	      "                 (default \"strict path-tricks\"; without it, names\n"
+	      "                 on a filesystem with an fs/mounts entry are judged\n"
+	      "                 under the entry's classes, not at all under \"off\")\n"
 	      "  --json         one JSON object a line: each finding, then a summary\n"
 	      "  --no-xdev      cross mount points (default: stay on each DIR's mount)\n"
 	      "  -h, --help     show this help\n"
@@ -63,6 +78,7 @@ static size_t offending_length(const struct utf8guard_report *report,
 }
 
 static void report_finding(struct scan *scan, const struct walk_entry *entry,
+			   const struct fs_mount_entry *mount,
 			   const char *kind, const unsigned char *bytes,
 			   size_t len, const struct utf8guard_report *report)
 {
@@ -87,6 +103,13 @@ static void report_finding(struct scan *scan, const struct walk_entry *entry,
 		json_write_hex(stdout, span, n);
 		fputc(',', stdout);
 		report_write_json_members(stdout, report);
+		fputs(",\"policy\":", stdout);
+		json_write_string(stdout, mount ? mount->words : scan->words);
+		fputs(",\"fs_mount\":", stdout);
+		if (mount)
+			json_write_string(stdout, mount->path);
+		else
+			fputs("null", stdout);
 		fputs("}\n", stdout);
 		return;
 	}
@@ -110,20 +133,47 @@ static void report_finding(struct scan *scan, const struct walk_entry *entry,
 		printf(" (a lenient decoder reads U+%04" PRIX32 "%s)",
 		       report->codepoint,
 		       report->path_trick ? ": path trick" : "");
+	if (mount) {
+		fputs(" [fs/mounts ", stdout);
+		escape_write_string(stdout, mount->path);
+		printf(": %s]", mount->words);
+	}
 	fputc('\n', stdout);
+}
+
+/* The fs/mounts entry of the filesystem @dev, or NULL. */
+static const struct fs_mount_entry *mount_entry(struct scan *scan, dev_t dev)
+{
+	if (!scan->mounts.count)
+		return NULL;
+	if (!scan->have_last || scan->last_dev != dev) {
+		scan->last = fs_mounts_find(&scan->mounts, dev);
+		scan->last_dev = dev;
+		scan->have_last = true;
+	}
+	return scan->last;
 }
 
 static void on_entry(const struct walk_entry *entry, void *arg)
 {
 	static unsigned char target[PATH_MAX];
+	const struct fs_mount_entry *mount;
 	struct utf8guard_report report;
 	struct scan *scan = arg;
+	u32 classes;
 	ssize_t len;
 
 	scan->entries++;
-	if (utf8guard_name_violation(scan->classes, entry->name,
-				     entry->name_len, &report))
-		report_finding(scan, entry, "name", entry->name,
+	mount = mount_entry(scan, entry->dir_dev);
+	if (mount && mount->off) {
+		scan->entries_off++;
+		scan->off_seen |= 1U << (mount - scan->mounts.entry);
+		return;
+	}
+	classes = mount ? mount->classes : scan->classes;
+	if (utf8guard_name_violation(classes, entry->name, entry->name_len,
+				     &report))
+		report_finding(scan, entry, mount, "name", entry->name,
 			       entry->name_len, &report);
 	if (entry->type != DT_LNK)
 		return;
@@ -137,9 +187,8 @@ static void on_entry(const struct walk_entry *entry, void *arg)
 		scan->warnings++;
 		return;
 	}
-	if (utf8guard_first_violation(scan->classes, target, (size_t)len,
-				      &report))
-		report_finding(scan, entry, "symlink-target", target,
+	if (utf8guard_first_violation(classes, target, (size_t)len, &report))
+		report_finding(scan, entry, mount, "symlink-target", target,
 			       (size_t)len, &report);
 }
 
@@ -164,6 +213,42 @@ static void on_mount(const char *path, size_t len, void *arg)
 	scan->mounts_skipped++;
 }
 
+/*
+ * Without --policy: the fs/mounts entries, if the fs hook is loaded (else
+ * the default policy everywhere, as without it).  An entry whose path is
+ * not there to stat (another mount namespace wrote it) cannot be matched:
+ * a warning.
+ */
+static void read_mounts(struct scan *scan)
+{
+	const struct fs_mount_entry *mount;
+	int err = fs_mounts_read(&scan->mounts);
+	size_t k;
+
+	if (err == -ENOENT)
+		return;
+	if (err) {
+		fprintf(stderr,
+			"utf8guardctl scan: warning: cannot read %s/%s: %s; every name judged under \"%s\"\n",
+			sysfs_root(), FS_MOUNTS_FILE, strerror(-err),
+			scan->words);
+		scan->mounts.count = 0;
+		scan->warnings++;
+		return;
+	}
+	for (k = 0; k < scan->mounts.count; k++) {
+		mount = &scan->mounts.entry[k];
+		if (!mount->stat_errno)
+			continue;
+		fputs("utf8guardctl scan: warning: fs/mounts entry ", stderr);
+		escape_write_string(stderr, mount->path);
+		fprintf(stderr,
+			": %s; its filesystem's names are judged under \"%s\"\n",
+			strerror(mount->stat_errno), scan->words);
+		scan->warnings++;
+	}
+}
+
 int cmd_scan(int argc, char **argv)
 {
 	static const struct option long_options[] = {
@@ -184,7 +269,8 @@ int cmd_scan(int argc, char **argv)
 	};
 	struct utf8guard_parse_error parse;
 	int opt, i, err, status = EXIT_OK;
-	bool root_errors = false;
+	bool root_errors = false, policy_given = false;
+	size_t k;
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
@@ -198,6 +284,7 @@ int cmd_scan(int argc, char **argv)
 				fprintf(stderr, "': %s\n", parse.message);
 				return EXIT_ERROR;
 			}
+			policy_given = true;
 			break;
 		case 'j':
 			scan.json = true;
@@ -220,6 +307,9 @@ int cmd_scan(int argc, char **argv)
 		      "Run 'utf8guardctl scan --help' for usage.\n", stderr);
 		return EXIT_ERROR;
 	}
+	utf8guard_format_policy(scan.classes, scan.words, sizeof(scan.words));
+	if (!policy_given)
+		read_mounts(&scan);
 	for (i = optind; i < argc; i++) {
 		err = tree_walk(argv[i], &options);
 		if (err) {
@@ -230,11 +320,21 @@ int cmd_scan(int argc, char **argv)
 			root_errors = true;
 		}
 	}
-	if (scan.json)
+	if (scan.json) {
 		printf("{\"summary\":{\"entries\":%" PRIu64 ",\"findings\":%" PRIu64
-		       ",\"warnings\":%" PRIu64 ",\"mounts_skipped\":%" PRIu64 "}}\n",
+		       ",\"warnings\":%" PRIu64 ",\"mounts_skipped\":%" PRIu64
+		       ",\"entries_off\":%" PRIu64 ",\"mounts_off\":[",
 		       scan.entries, scan.findings, scan.warnings,
-		       scan.mounts_skipped);
+		       scan.mounts_skipped, scan.entries_off);
+		for (k = 0, i = 0; k < scan.mounts.count; k++) {
+			if (!(scan.off_seen & 1U << k))
+				continue;
+			if (i++)
+				fputc(',', stdout);
+			json_write_string(stdout, scan.mounts.entry[k].path);
+		}
+		fputs("]}}\n", stdout);
+	}
 	if (fflush(stdout)) {
 		fprintf(stderr, "utf8guardctl scan: writing output: %s\n",
 			strerror(errno));
@@ -244,6 +344,18 @@ int cmd_scan(int argc, char **argv)
 		"utf8guardctl scan: %" PRIu64 " entries, %" PRIu64 " refused, %" PRIu64
 		" warnings, %" PRIu64 " mount points not crossed\n",
 		scan.entries, scan.findings, scan.warnings, scan.mounts_skipped);
+	if (scan.entries_off) {
+		fprintf(stderr, "utf8guardctl scan: %" PRIu64
+			" entries not judged: their filesystem's fs/mounts entry is off:",
+			scan.entries_off);
+		for (k = 0; k < scan.mounts.count; k++) {
+			if (!(scan.off_seen & 1U << k))
+				continue;
+			fputc(' ', stderr);
+			escape_write_string(stderr, scan.mounts.entry[k].path);
+		}
+		fputc('\n', stderr);
+	}
 	if (scan.findings)
 		status = EXIT_FINDING;
 	else if (scan.warnings || root_errors)

@@ -3,14 +3,18 @@
  * utf8guardctl status - what is loaded, how it is set, whether it is
  * healthy, and the main counters.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "compiler.h"
 #include "commands.h"
+#include "escape.h"
 #include "json.h"
+#include "mounts.h"
 #include "sysfs.h"
 
 struct hook {
@@ -54,8 +58,9 @@ static void status_usage(FILE *out)
 		"usage: utf8guardctl status [--json]\n"
 		"\n"
 		"Show which modules are loaded, the version, mode, policy and lock,\n"
-		"each hook's settings and health (fs: unhooked, missed), and the main\n"
-		"counters, from %s.\n"
+		"each hook's settings and health (fs: unhooked, missed), the fs/mounts\n"
+		"entries (a policy per filesystem) with each filesystem's type, source\n"
+		"and device, and the main counters, from %s.\n"
 		"\n"
 		"options:\n"
 		"  --json        one JSON object\n"
@@ -127,6 +132,52 @@ static void json_members(const char *dir, const char *const *names,
 	}
 }
 
+/*
+ * ,"mounts":[{"path":"/srv","policy":"strict","off":false,"fstype":"ext4",
+ * "source":"/dev/sda1","device":"8:1"}],"mounts_gone":0 - nothing from a
+ * module without fs/mounts; fstype, source and device null where the
+ * path is not found here.
+ */
+static void mounts_json(void)
+{
+	static struct fs_mount_list list;
+	char type[64], source[256], value[64];
+	const struct fs_mount_entry *e;
+	size_t k;
+	int err = fs_mounts_read(&list);
+
+	if (err == -ENOENT)
+		return;
+	fputs(",\"mounts\":[", stdout);
+	for (k = 0; !err && k < list.count; k++) {
+		e = &list.entry[k];
+		fputs(k ? ",{\"path\":" : "{\"path\":", stdout);
+		json_write_string(stdout, e->path);
+		fputs(",\"policy\":", stdout);
+		json_write_string(stdout, e->words);
+		printf(",\"off\":%s", e->off ? "true" : "false");
+		if (fs_mount_describe(e, type, sizeof(type), source,
+				      sizeof(source))) {
+			fputs(",\"fstype\":", stdout);
+			json_write_string(stdout, type);
+			fputs(",\"source\":", stdout);
+			json_write_string(stdout, source);
+		} else {
+			fputs(",\"fstype\":null,\"source\":null", stdout);
+		}
+		if (e->stat_errno)
+			fputs(",\"device\":null}", stdout);
+		else
+			printf(",\"device\":\"%u:%u\"}", major(e->dev),
+			       minor(e->dev));
+	}
+	fputc(']', stdout);
+	if (read_in("fs", "mounts_gone", value, sizeof(value))) {
+		fputs(",\"mounts_gone\":", stdout);
+		json_value(value);
+	}
+}
+
 static void status_json(bool loaded)
 {
 	char value[SYSFS_VALUE_MAX];
@@ -175,7 +226,10 @@ static void status_json(bool loaded)
 		fputs(",\"counters\":{", stdout);
 		first = true;
 		json_members(hook->dir, hook->counters, "stats", &first);
-		fputs("}}", stdout);
+		fputc('}', stdout);
+		if (!strcmp(hook->dir, "fs"))
+			mounts_json();
+		fputc('}', stdout);
 	}
 	fputs("}\n", stdout);
 }
@@ -198,6 +252,51 @@ static void text_list(const char *dir, const char *const *names,
 	}
 	if (!first)
 		fputc('\n', stdout);
+}
+
+/* "  fs/mounts: ..." and a line an entry; nothing without fs/mounts. */
+static void mounts_text(void)
+{
+	static struct fs_mount_list list;
+	char type[64], source[256], gone[64];
+	const struct fs_mount_entry *e;
+	size_t k;
+	int err = fs_mounts_read(&list);
+
+	if (err == -ENOENT)
+		return;
+	if (!read_in("fs", "mounts_gone", gone, sizeof(gone)))
+		snprintf(gone, sizeof(gone), "?");
+	if (err) {
+		printf("  fs/mounts: cannot read: %s\n", strerror(-err));
+		return;
+	}
+	if (!list.count) {
+		printf("  fs/mounts: no entry (%s gone since load)\n", gone);
+		return;
+	}
+	printf("  fs/mounts: %zu %s (%s gone since load)\n", list.count,
+	       list.count == 1 ? "entry" : "entries", gone);
+	for (k = 0; k < list.count; k++) {
+		e = &list.entry[k];
+		fputs("    ", stdout);
+		escape_write_string(stdout, e->path);
+		printf(": %s", e->words);
+		if (e->stat_errno) {
+			printf(" (not found here: %s)\n",
+			       strerror(e->stat_errno));
+			continue;
+		}
+		if (fs_mount_describe(e, type, sizeof(type), source,
+				      sizeof(source))) {
+			printf(" (%s, ", type);
+			escape_write_string(stdout, source);
+			fputs(",", stdout);
+		} else {
+			fputs(" (", stdout);
+		}
+		printf(" device %u:%u)\n", major(e->dev), minor(e->dev));
+	}
 }
 
 static void status_text(bool loaded)
@@ -236,6 +335,8 @@ static void status_text(bool loaded)
 		       hook_degraded(hook) ? ", DEGRADED: some operations are not checked" :
 		       "");
 		text_list(hook->dir, hook->settings, "", "  settings: ");
+		if (!strcmp(hook->dir, "fs"))
+			mounts_text();
 		text_list(hook->dir, hook->gauges, "", "  state: ");
 		text_list(hook->dir, hook->counters, "stats", "  counters: ");
 	}

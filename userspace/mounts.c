@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "utf8guard_policy.h"
 #include "mounts.h"
@@ -179,4 +180,114 @@ int fs_mount_set(const char *path, const char *value, char *now,
 		snprintf(error, size, "wrote fs.mount but cannot read %s/%s back: %s",
 			 sysfs_root(), FS_MOUNTS_FILE, strerror(-err));
 	return err;
+}
+
+/* Parse one line "ESCAPED-PATH WORDS" of fs/mounts into @entry. */
+static bool parse_entry(char *line, struct fs_mount_entry *entry)
+{
+	struct utf8guard_parse_error parse;
+	char *words = strchr(line, ' ');
+	struct stat st;
+
+	if (!words)
+		return false;
+	*words++ = '\0';
+	unescape(line);
+	if (line[0] != '/' || strlen(line) > FS_MOUNT_PATH_MAX ||
+	    strlen(words) >= sizeof(entry->words))
+		return false;
+	strcpy(entry->path, line);
+	strcpy(entry->words, words);
+	entry->off = !strcmp(words, "off");
+	entry->classes = 0;
+	if (!entry->off &&
+	    !utf8guard_parse_policy(words, strlen(words),
+				    UTF8GUARD_CLASSES_DEFAULT, &entry->classes,
+				    &parse))
+		return false;
+	entry->stat_errno = stat(entry->path, &st) ? errno : 0;
+	entry->dev = entry->stat_errno ? 0 : st.st_dev;
+	return true;
+}
+
+int fs_mounts_read(struct fs_mount_list *list)
+{
+	char text[SYSFS_VALUE_MAX], *line, *next;
+	int err;
+
+	list->count = 0;
+	err = sysfs_read(FS_MOUNTS_FILE, text, sizeof(text));
+	if (err)
+		return err;
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (list->count == FS_MOUNTS_MAX ||
+		    !parse_entry(line, &list->entry[list->count]))
+			return -EINVAL;
+		list->count++;
+	}
+	return 0;
+}
+
+const struct fs_mount_entry *fs_mounts_find(const struct fs_mount_list *list,
+					    dev_t dev)
+{
+	size_t k;
+
+	for (k = 0; k < list->count; k++)
+		if (!list->entry[k].stat_errno && list->entry[k].dev == dev)
+			return &list->entry[k];
+	return NULL;
+}
+
+bool fs_mount_describe(const struct fs_mount_entry *entry, char *type,
+		       size_t type_size, char *source, size_t source_size)
+{
+	char *line = NULL, *field[5], *tail, real[PATH_MAX], want[32];
+	size_t capacity = 0;
+	bool found = false, exact;
+	FILE *in;
+	int k;
+
+	type[0] = source[0] = '\0';
+	if (entry->stat_errno)
+		return false;
+	if (!realpath(entry->path, real))
+		real[0] = '\0';
+	snprintf(want, sizeof(want), "%u:%u", major(entry->dev),
+		 minor(entry->dev));
+	in = fopen("/proc/self/mountinfo", "re");
+	if (!in)
+		return false;
+	while (getline(&line, &capacity, in) >= 0) {
+		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT ... - TYPE SOURCE ... */
+		line[strcspn(line, "\n")] = '\0';
+		tail = strstr(line, " - ");
+		if (!tail)
+			continue;
+		*tail = '\0';
+		field[0] = strtok(line, " ");
+		for (k = 1; k < 5 && field[k - 1]; k++)
+			field[k] = strtok(NULL, " ");
+		if (!field[4] || strcmp(field[2], want))
+			continue;
+		unescape(field[4]);
+		exact = !strcmp(field[4], real);
+		if (found && !exact)
+			continue;
+		field[0] = strtok(tail + 3, " ");
+		field[1] = strtok(NULL, " ");
+		snprintf(type, type_size, "%s", field[0] ? field[0] : "");
+		snprintf(source, source_size, "%s", field[1] ? field[1] : "");
+		if (field[1])
+			unescape(source);
+		found = true;
+		if (exact)
+			break;
+	}
+	free(line);
+	fclose(in);
+	return found;
 }

@@ -9,6 +9,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
+
+#include "utf8guard_types.h"
 
 #define FS_MOUNTS_FILE "fs/mounts"
 /* As the kernel's FS_SCOPE_PATH_MAX and FS_SCOPE_MAX. */
@@ -37,5 +40,53 @@ bool fs_mount_line(const char *path, const char *value, char *buf,
  */
 int fs_mount_set(const char *path, const char *value, char *now,
 		 size_t now_size, char *error, size_t size);
+
+/* The longest policy text an entry shows (UTF8GUARD_POLICY_TEXT_MAX). */
+#define FS_MOUNT_WORDS_MAX 128
+
+/**
+ * struct fs_mount_entry - one line of fs/mounts, as scan and status use it
+ * @path: the mount point, unescaped
+ * @words: "off" or the classes as the kernel lists them
+ * @off: names there are not checked
+ * @classes: else the classes they are checked under (the kernel's parser)
+ * @dev: st_dev of @path (stat() follows symlinks, as the kernel does),
+ *	valid when @stat_errno is 0: the filesystem the entry names
+ * @stat_errno: 0, or why @path cannot be stat()ed here
+ */
+struct fs_mount_entry {
+	char path[FS_MOUNT_PATH_MAX + 1];
+	char words[FS_MOUNT_WORDS_MAX];
+	bool off;
+	u32 classes;
+	dev_t dev;
+	int stat_errno;
+};
+
+struct fs_mount_list {
+	struct fs_mount_entry entry[FS_MOUNTS_MAX];
+	size_t count;
+};
+
+/*
+ * Read fs/mounts into @list and stat() each entry's path once.  Returns
+ * 0 (an empty list when the file is empty), -ENOENT when the fs hook is
+ * not loaded, another negative errno when it cannot be read, or -EINVAL
+ * when a line does not parse (nothing the kernel writes).
+ */
+int fs_mounts_read(struct fs_mount_list *list);
+
+/* The entry whose filesystem has st_dev @dev, or NULL. */
+const struct fs_mount_entry *fs_mounts_find(const struct fs_mount_list *list,
+					    dev_t dev);
+
+/*
+ * The type and source ("ext4", "/dev/sda1") of the filesystem mounted at
+ * @entry's path, from /proc/self/mountinfo: the line of that mount point
+ * and device, else the first of that device.  Returns false (both "")
+ * when none is found.
+ */
+bool fs_mount_describe(const struct fs_mount_entry *entry, char *type,
+		       size_t type_size, char *source, size_t source_size);
 
 #endif /* UTF8GUARDCTL_MOUNTS_H */

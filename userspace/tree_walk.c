@@ -22,6 +22,7 @@
 struct frame {
 	struct frame *parent;
 	int fd;
+	dev_t dev;		/* its st_dev */
 	size_t path_len;	/* length of this directory's path */
 	size_t pos, len;	/* unread entries in buf */
 	union {
@@ -66,14 +67,17 @@ static int path_append(struct walk *walk, size_t at, const char *name,
 	return 0;
 }
 
-/* The mount of @fd: st_dev, and the mount id where the kernel has it. */
+/*
+ * The mount of @fd: st_dev (unless @dev is NULL), and the mount id where
+ * the kernel has it.
+ */
 static void mount_of(int fd, dev_t *dev, uint64_t *mnt_id, bool *have)
 {
 	struct statx stx;
 	struct stat st;
 
 	*have = false;
-	if (fstat(fd, &st) == 0)
+	if (dev && fstat(fd, &st) == 0)
 		*dev = st.st_dev;
 #ifdef STATX_MNT_ID
 	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) == 0 &&
@@ -86,19 +90,20 @@ static void mount_of(int fd, dev_t *dev, uint64_t *mnt_id, bool *have)
 #endif
 }
 
-static bool other_mount(struct walk *walk, int fd)
+/* Whether @fd, on the filesystem @dev, is on another mount than the root. */
+static bool other_mount(struct walk *walk, int fd, dev_t dev)
 {
 	uint64_t mnt_id = 0;
-	dev_t dev = walk->dev;
 	bool have;
 
-	mount_of(fd, &dev, &mnt_id, &have);
 	if (dev != walk->dev)
 		return true;
+	mount_of(fd, NULL, &mnt_id, &have);
 	return have && walk->have_mnt_id && mnt_id != walk->mnt_id;
 }
 
-static struct frame *push(struct frame *parent, int fd, size_t path_len)
+static struct frame *push(struct frame *parent, int fd, dev_t dev,
+			  size_t path_len)
 {
 	struct frame *frame = malloc(sizeof(*frame));
 
@@ -106,6 +111,7 @@ static struct frame *push(struct frame *parent, int fd, size_t path_len)
 		return NULL;
 	frame->parent = parent;
 	frame->fd = fd;
+	frame->dev = dev;
 	frame->path_len = path_len;
 	frame->pos = 0;
 	frame->len = 0;
@@ -138,6 +144,8 @@ static void descend(struct walk *walk, struct frame **top,
 {
 	const struct walk_options *options = walk->options;
 	struct frame *frame;
+	struct stat st;
+	dev_t dev;
 	int fd;
 
 	fd = openat(entry->dir_fd, (const char *)entry->name,
@@ -150,14 +158,16 @@ static void descend(struct walk *walk, struct frame **top,
 					 options->arg);
 		return;
 	}
-	if (options->xdev && other_mount(walk, fd)) {
+	/* Its filesystem: a mount point's is not its parent's. */
+	dev = fstat(fd, &st) == 0 ? st.st_dev : (*top)->dev;
+	if (options->xdev && other_mount(walk, fd, dev)) {
 		if (options->mount_skipped)
 			options->mount_skipped(entry->path, entry->path_len,
 					       options->arg);
 		close(fd);
 		return;
 	}
-	frame = push(*top, fd, entry->path_len);
+	frame = push(*top, fd, dev, entry->path_len);
 	if (!frame) {
 		options->warning(entry->path, entry->path_len,
 				 "out of memory entering directory", ENOMEM,
@@ -213,6 +223,7 @@ static bool next_entry(struct walk *walk, struct frame **top)
 	entry.name_len = len;
 	entry.type = dirent->d_type;
 	entry.dir_fd = frame->fd;
+	entry.dir_dev = frame->dev;
 	if (entry.type == DT_UNKNOWN &&
 	    fstatat(frame->fd, dirent->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		entry.type = S_ISDIR(st.st_mode) ? DT_DIR :
@@ -247,7 +258,7 @@ int tree_walk(const char *root, const struct walk_options *options)
 		return err;
 	}
 	mount_of(fd, &walk.dev, &walk.mnt_id, &walk.have_mnt_id);
-	top = push(NULL, fd, len);
+	top = push(NULL, fd, walk.dev, len);
 	if (!top) {
 		close(fd);
 		free(walk.path);

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct walk_entry {
 	const char *path;		/* ROOT/.../NAME, NUL-terminated */
@@ -19,6 +20,7 @@ struct walk_entry {
 	size_t name_len;
 	unsigned char type;		/* DT_DIR, DT_LNK, DT_REG, ... */
 	int dir_fd;			/* the directory holding NAME */
+	dev_t dir_dev;			/* its st_dev: its filesystem */
 };
 
 struct walk_options {

@@ -391,7 +391,7 @@ out=$("$cli" scan --policy path-tricks "$t")
 expect_eq "scan --policy path-tricks: only the tricks" 3 "$(wc -l <<<"$out")"
 out=$("$cli" scan --json "$t")
 expect_eq "scan --json parses" "" "$(json_ok "$out")"
-expect_eq "scan --json summary" '{"entries": 12, "findings": 5, "warnings": 0, "mounts_skipped": 0}' \
+expect_eq "scan --json summary" '{"entries": 12, "findings": 5, "warnings": 0, "mounts_skipped": 0, "entries_off": 0, "mounts_off": []}' \
 	"$(tail -n 1 <<<"$out" | "$py" -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["summary"]))')"
 expect_eq "scan --json: path bytes exact" "$(printf '%s/a' "$t" | od -An -tx1 | tr -d ' \n')c0ae" \
 	"$(grep '"kind":"name","bytes":"c0ae"' <<<"$out" | "$py" -c 'import json,sys; print(json.load(sys.stdin)["path_hex"])')"
@@ -416,10 +416,109 @@ if mount -t tmpfs none "$work/mnt/inner" 2>/dev/null; then
 	touch "$work/mnt/inner/$(printf 'x\300\256')"
 	expect_status "scan stays on its mount (xdev)" 0 "$cli" scan "$work/mnt"
 	expect_status "scan --no-xdev crosses it" 1 "$cli" scan --no-xdev "$work/mnt"
+	# Each directory's own filesystem: the mount below, entry off.
+	printf '%s off\n' "$work/mnt/inner" >"$fake/fs/mounts"
+	expect_status "scan --no-xdev: the mount below has an entry off" 0 "$cli" scan --no-xdev "$work/mnt"
+	: >"$fake/fs/mounts"
 	umount "$work/mnt/inner"
 else
 	fail "mount a tmpfs for the xdev test (needs root)"
 fi
+
+# --- scan and status under fs/mounts entries ----------------------------------
+# Two filesystems the host has without mounting anything: the work
+# directory's and /dev/shm's.  The fake fs/mounts names their mount
+# points; scan matches a directory to an entry by st_dev.
+shm=$(mktemp -d /dev/shm/utf8guard-cli.XXXXXX)
+trap 'chmod -R u+rwx "$work" 2>/dev/null; rm -rf "$work" "$shm"' EXIT
+chmod 0755 "$shm"
+mp_work=$(stat -c %m "$work")
+mp_shm=$(stat -c %m "$shm")
+dev_work=$(stat -c '%Hd:%Ld' "$work")
+dev_shm=$(stat -c '%Hd:%Ld' "$shm")
+if [ "$dev_work" = "$dev_shm" ] || [ "$mp_work" = "$mp_shm" ]; then
+	fail "$work and /dev/shm on different filesystems" "both $dev_work ($mp_work, $mp_shm)"
+else
+	pass "$work ($dev_work on $mp_work) and /dev/shm ($dev_shm on $mp_shm): two filesystems"
+fi
+sw=$work/scope
+mkdir -p "$sw" "$shm/t/with space"
+for d in "$sw" "$shm/t"; do
+	touch "$d/$(printf 'a\300\256')" "$d/$(printf 'caf\351')"
+	ln -s "$(printf '..\300\257x')" "$d/link"
+done
+printf '%s path-tricks\n' "$mp_shm" >"$fake/fs/mounts"
+out=$("$cli" scan "$sw" "$shm/t" 2>"$work/err")
+expect_eq "scan, an entry for /dev/shm: exit 1" 1 "$?"
+expect_eq "scan, an entry for /dev/shm: 3 + 2 findings" 5 "$(wc -l <<<"$out")"
+expect_match "scan: no entry, the default policy (Latin-1 refused)" "^$sw/caf\\\\xe9: name: truncated at byte 3: e9$" "$out"
+expect_no_match "scan: /dev/shm's entry path-tricks lets Latin-1 through" "^$shm/t/caf" "$out"
+expect_match "scan: /dev/shm's entry named on its findings" "^$shm/t/a\\\\xc0\\\\xae: name: overlong at byte 1: c0 ae \\(a lenient decoder reads U\\+002E: path trick\\) \\[fs/mounts $mp_shm: path-tricks\\]$" "$out"
+expect_match "scan: /dev/shm's entry on a symlink target" "^$shm/t/link: symlink target .* \\[fs/mounts $mp_shm: path-tricks\\]$" "$out"
+out=$("$cli" scan --json "$sw" "$shm/t")
+expect_eq "scan --json with an entry parses" "" "$(json_ok "$out")"
+expect_eq "scan --json: the policy and entry of each finding" \
+	"$(LC_ALL=C sort <<<"$sw/a\\xc0\\xae name strict path-tricks None
+$sw/caf\\xe9 name strict path-tricks None
+$sw/link symlink-target strict path-tricks None
+$shm/t/a\\xc0\\xae name path-tricks $mp_shm
+$shm/t/link symlink-target path-tricks $mp_shm")" \
+	"$(grep -v '"summary"' <<<"$out" | "$py" -c 'import json,sys
+for l in sys.stdin: f = json.loads(l); print(f["path"], f["kind"], f["policy"], f["fs_mount"])' | LC_ALL=C sort)"
+out=$("$cli" scan --policy 'strict path-tricks' "$sw" "$shm/t" 2>&1)
+expect_eq "scan --policy: the entries ignored, 6 findings" 6 "$(grep -c ': name: \|: symlink target' <<<"$out")"
+expect_no_match "scan --policy: no entry named" "fs/mounts" "$out"
+# An entry off: nothing judged there, and said so.
+printf '%s off\n%s strict\n' "$mp_work" "$mp_shm" >"$fake/fs/mounts"
+out=$("$cli" scan "$sw" "$shm/t" 2>"$work/err")
+expect_eq "scan, the work filesystem off: exit 1 (/dev/shm's findings)" 1 "$?"
+expect_no_match "scan, off: nothing reported there" "^$sw/" "$out"
+expect_eq "scan, /dev/shm strict: the overlong, Latin-1 and the symlink target" \
+	"$shm/t/a\\xc0\\xae: name: overlong at byte 1: c0 ae (a lenient decoder reads U+002E: path trick) [fs/mounts $mp_shm: strict]
+$shm/t/caf\\xe9: name: truncated at byte 3: e9 [fs/mounts $mp_shm: strict]
+$shm/t/link: symlink target '..\\xc0\\xafx': overlong at byte 2: c0 af (a lenient decoder reads U+002F: path trick) [fs/mounts $mp_shm: strict]" \
+	"$(LC_ALL=C sort <<<"$out")"
+expect_match "scan, off: said on stderr" "^utf8guardctl scan: 3 entries not judged: their filesystem's fs/mounts entry is off: $mp_work$" "$(cat "$work/err")"
+out=$("$cli" scan --json "$sw")
+expect_eq "scan --json, off: the summary" '{"entries": 3, "findings": 0, "warnings": 0, "mounts_skipped": 0, "entries_off": 3, "mounts_off": ["'"$mp_work"'"]}' \
+	"$(tail -n 1 <<<"$out" | "$py" -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["summary"]))')"
+expect_status "scan of an off filesystem only: exit 0" 0 "$cli" scan "$sw"
+# An escaped entry path (\040) is matched by its filesystem.
+printf '%s strict\n' "${shm// /\\040}/t/with\\040space" >"$fake/fs/mounts"
+out=$("$cli" scan "$shm/t" 2>&1)
+expect_match "scan: an escaped entry path" "caf\\\\xe9: name: truncated at byte 3: e9 \\[fs/mounts $shm/t/with space: strict\\]" "$out"
+# An entry whose path is not here: a warning, exit 2 on a clean tree.
+printf '/nonexistent-utf8guard off\n' >"$fake/fs/mounts"
+out=$("$cli" scan "$work/clean" 2>&1)
+expect_eq "scan, an entry not found here: exit 2" 2 "$?"
+expect_match "scan, an entry not found here: warned" "warning: fs/mounts entry /nonexistent-utf8guard: No such file or directory; its filesystem's names are judged under \"strict path-tricks\"" "$out"
+# Without the fs hook, or any module: the default policy, as before.
+printf '%s off\n' "$mp_work" >"$fake/fs/mounts"
+out=$(UTF8GUARD_SYSFS=$work/absent "$cli" scan "$sw")
+expect_eq "scan, not loaded: the default policy" 3 "$(wc -l <<<"$out")"
+"$here/fake-sysfs.sh" "$work/nofs"
+out=$(UTF8GUARD_SYSFS=$work/nofs "$cli" scan "$sw")
+expect_eq "scan, no fs hook: the default policy" 3 "$(wc -l <<<"$out")"
+: >"$fake/fs/mounts"
+# status lists the entries: policy, type, source, device.
+printf '%s path-tricks\n%s off\n/nonexistent-utf8guard strict\n' "$mp_shm" "$mp_work" >"$fake/fs/mounts"
+out=$("$cli" status)
+expect_match "status: fs/mounts count" "^  fs/mounts: 3 entries \\([0-9]+ gone since load\\)$" "$out"
+expect_match "status: /dev/shm's entry" "^    $mp_shm: path-tricks \\(tmpfs, [^,]*, device $dev_shm\\)$" "$out"
+expect_match "status: the work filesystem off" "^    $mp_work: off \\([a-z0-9]+, [^,]*, device $dev_work\\)$" "$out"
+expect_match "status: an entry not found here" "^    /nonexistent-utf8guard: strict \\(not found here: No such file or directory\\)$" "$out"
+got=$("$cli" status --json | "$py" -c 'import json,sys
+fs = json.load(sys.stdin)["fs"]
+for m in fs["mounts"]: print(m["path"], m["policy"], m["off"], m["fstype"], m["device"])
+print(fs["mounts_gone"] == int(open(sys.argv[1]).read()))' "$fake/fs/mounts_gone")
+expect_eq "status --json: fs.mounts and mounts_gone" "$mp_shm path-tricks False tmpfs $dev_shm
+$mp_work off True $(findmnt -n -o FSTYPE --target "$mp_work" | head -n 1) $dev_work
+/nonexistent-utf8guard strict False None None
+True" "$got"
+: >"$fake/fs/mounts"
+expect_match "status: no entry" "^  fs/mounts: no entry \\([0-9]+ gone since load\\)$" "$("$cli" status)"
+expect_eq "status --json: no entry" "[]" "$("$cli" status --json | "$py" -c 'import json,sys; print(json.load(sys.stdin)["fs"]["mounts"])')"
+expect_no_match "status, no fs hook: no fs/mounts line" "fs/mounts" "$(UTF8GUARD_SYSFS=$work/nofs "$cli" status)"
 
 # 2000 levels: paths far beyond PATH_MAX, the name at the bottom found.
 "$here/trees.py" deep "$work/deep" 2000

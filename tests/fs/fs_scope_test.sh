@@ -8,7 +8,9 @@
 # "off", a fifth without one (the global policy); a bind mount follows
 # its superblock's entry, a remount keeps it, the last unmount removes it
 # (counted in fs/mounts_gone, logged); the file round-trips; every bad
-# write fails with EINVAL, is logged and changes nothing; stress: 16
+# write fails with EINVAL, is logged and changes nothing; utf8guardctl
+# scan of a tree spanning them judges each name under its own entry
+# (where the guest has the CLI: the stock-kernel VMs); stress: 16
 # creators while the entry of their filesystem changes every millisecond,
 # the counters adding up.  Ends with both modules unloaded.
 #
@@ -127,6 +129,52 @@ set_file $fs/enabled 1
 set_file $sys/mode audit
 expect_eq "audit: a lets its refusal through" "ok ok ok ok" \
 	"$(verdicts /mnt/scope-a)"
+
+# --- utf8guardctl scan and status (where the guest has the CLI) -------------
+# Names made in audit (so on every filesystem, whatever its entry) in a
+# fresh directory of a, b, c, d and e, each bound under one tree; scan
+# --no-xdev of the tree judges each under its own filesystem's entry
+# (a bind mount has its filesystem's st_dev), d's not at all, e's under
+# scan's default policy.
+cli=$(ls /usr/local/sbin/utf8guardctl /usr/sbin/utf8guardctl 2>/dev/null | head -n 1)
+if [ -z "$cli" ]; then
+	echo "# no utf8guardctl in this guest: its scan under fs/mounts not checked"
+else
+	for d in a b c d e; do
+		mkdir -p /mnt/scope-$d/scan /mnt/scope-tree/$d
+		made=
+		for h in $BAD $RLO $CTL $GOOD; do
+			made="$made $("$fsop" create /mnt/scope-$d/scan "$h")"
+		done
+		expect_eq "scan tree: four names made on $d" " ok ok ok ok" "$made"
+		mount -o bind /mnt/scope-$d/scan /mnt/scope-tree/$d
+	done
+	out=$("$cli" scan --no-xdev --json /mnt/scope-tree 2>/tmp/scope-scan.err)
+	expect_eq "scan: exit 1" 1 "$?"
+	expect_eq "scan: each finding under its filesystem's entry" \
+		'/mnt/scope-tree/a/a\\xffb strict "/mnt/scope-a"
+/mnt/scope-tree/b/a\\xe2\\x80\\xaeb bidi "/mnt/scope-b"
+/mnt/scope-tree/c/a\u0001b controls "/mnt/scope-c"
+/mnt/scope-tree/e/a\\xffb strict path-tricks null' \
+		"$(printf '%s\n' "$out" | sed -n 's/^{"path":"\([^"]*\)".*"policy":"\([^"]*\)","fs_mount":\(.*\)}$/\1 \2 \3/p' | sort)"
+	expect_match "scan: d off, its 4 names not judged" \
+		'"entries_off":4,"mounts_off":\["/mnt/scope-d"\]' \
+		"$(printf '%s\n' "$out" | tail -n 1)"
+	out=$("$cli" scan --no-xdev /mnt/scope-tree 2>&1)
+	expect_match "scan text: the entry named" \
+		'^/mnt/scope-tree/c/a\\x01b: name: .* \[fs/mounts /mnt/scope-c: controls\]$' "$out"
+	expect_match "scan text: d's names not judged" \
+		'4 entries not judged: .* is off: /mnt/scope-d$' "$out"
+	out=$("$cli" status)
+	expect_match "status: c's entry, ext4" \
+		'^    /mnt/scope-c: controls \(ext4, [^,]*, device [0-9]+:[0-9]+\)$' "$out"
+	expect_match "status: d off, tmpfs" \
+		'^    /mnt/scope-d: off \(tmpfs, ' "$out"
+	for d in a b c d e; do
+		umount /mnt/scope-tree/$d
+		rm -r /mnt/scope-$d/scan
+	done
+fi
 set_file $sys/mode enforce
 # Edits start from the entry's classes.
 expect_eq "edit b +controls" ok "$(mounts_write "/mnt/scope-b +controls")"
