@@ -22,7 +22,11 @@
  * Writers hold fs_settings.lock (the kit's text setting: parse, then
  * apply unless locked); the unmount probe never takes it and only ever
  * clears a slot with cmpxchg(), so a writer replaces a slot with
- * cmpxchg() too.
+ * cmpxchg() too.  The work item frees what the probe cleared under that
+ * lock only, so that entries a writer read stay allocated while it
+ * sleeps in a path lookup.  No two entries have one path, and an entry
+ * covers a whole filesystem: only the mount of a filesystem's root takes
+ * one (a btrfs subvolume's would be every subvolume's).
  */
 #include <linux/atomic.h>
 #include <linux/jump_label.h>
