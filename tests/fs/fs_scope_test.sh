@@ -230,7 +230,7 @@ bad "bad escape" '/mnt/scope\09b strict' "bad escape"
 # F6: a NUL byte in the path is refused, not taken for the path's end.
 mark
 expect_eq "a NUL in the path: EINVAL" EINVAL \
-	"$(w $fs/mounts "$(hex /mnt/scope-b)00$(hex /nonexistent) $(hex off)")"
+	"$(w $fs/mounts "$(hex /mnt/scope-b)00$(hex '/nonexistent off')")"
 expect_eq "a NUL in the path: unchanged" "$before" "$(cat $fs/mounts)"
 expect_match "a NUL in the path: logged" "fs/mounts write refused: a NUL byte" \
 	"$(log_since)"
@@ -240,23 +240,23 @@ expect_match "a NUL in the path: logged" "fs/mounts write refused: a NUL byte" \
 sleep 0.6
 mark
 expect_eq "a write of 4096 bytes: EINVAL" EINVAL \
-	"$(mounts_write "/mnt/scope-b strict$(printf '%4076s' '')")"
+	"$(mounts_write "/mnt/scope-b strict$(printf '%4077s' '')")"
 expect_eq "a write of 4096 bytes: unchanged" "$before" "$(cat $fs/mounts)"
 expect_match "a write of 4096 bytes: logged" "longer than 4095 bytes" \
 	"$(log_since)"
 blank=$(printf '%250s' '')
+escaped=$(printf '\\040%.0s' $(seq 250))
 for k in 1 2 3 4; do
 	mkdir -p "/mnt/$blank$k"
 	mount -t tmpfs tmpfs "/mnt/$blank$k"
 done
-escaped=$(printf '\\040%.0s' $(seq 250))
 r=
-for k in 1 2 3; do r="$r $(mounts_write "/mnt/$blank$k strict")"; done
+for k in 1 2 3; do r="$r $(mounts_write "/mnt/$escaped$k strict")"; done
 expect_eq "three entries of 1005-byte escaped paths" " ok ok ok" "$r"
 sleep 0.6
 mark
 expect_eq "a fourth: the listing would pass a page: EINVAL" EINVAL \
-	"$(mounts_write "/mnt/$blank""4 bidi")"
+	"$(mounts_write "/mnt/${escaped}4 bidi")"
 expect_match "a fourth: logged" "would not fit in fs/mounts' 4095 bytes" \
 	"$(log_since)"
 expect_eq "the listing whole: its last line" "/mnt/${escaped}3 strict" \
@@ -264,7 +264,7 @@ expect_eq "the listing whole: its last line" "/mnt/${escaped}3 strict" \
 saved=$(cat $fs/mounts)
 expect_eq "the long listing written back" ok "$(mounts_write "$saved")"
 expect_eq "the long listing unchanged" "$saved" "$(cat $fs/mounts)"
-for k in 1 2 3; do mounts_write "/mnt/$blank$k -" >/dev/null; done
+for k in 1 2 3; do mounts_write "/mnt/$escaped$k -" >/dev/null; done
 for k in 1 2 3 4; do umount "/mnt/$blank$k"; rmdir "/mnt/$blank$k"; done
 expect_eq "the long entries removed" "$before" "$(cat $fs/mounts)"
 # F8: a mount of part of a filesystem (a directory bound, a btrfs
