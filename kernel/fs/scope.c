@@ -22,7 +22,11 @@
  * Writers hold fs_settings.lock (the kit's text setting: parse, then
  * apply unless locked); the unmount probe never takes it and only ever
  * clears a slot with cmpxchg(), so a writer replaces a slot with
- * cmpxchg() too.
+ * cmpxchg() too.  The work item frees what the probe cleared under that
+ * lock only, so that entries a writer read stay allocated while it
+ * sleeps in a path lookup.  No two entries have one path, and an entry
+ * covers a whole filesystem: only the mount of a filesystem's root takes
+ * one (a btrfs subvolume's would be every subvolume's).
  */
 #include <linux/atomic.h>
 #include <linux/jump_label.h>
@@ -151,17 +155,30 @@ static bool any_entry(void)
 	return false;
 }
 
+/*
+ * Free the entries the unmount probe took out of their slots.  Under
+ * fs_settings.lock: a writer holds it from parse to apply and keeps
+ * pointers to the entries it read from the slots meanwhile (sleeping in
+ * kern_path()); an entry the probe takes out under it stays allocated
+ * until the writer is done (review round 17: freed under a sleeping
+ * writer, KASAN use-after-free in fs_scope_parse()).
+ */
 static void gone_work_fn(struct work_struct *work)
 {
 	struct fs_scope_entry *entry, *next;
-	struct llist_node *list = llist_del_all(&gone_list);
+	struct llist_node *list;
 
+	mutex_lock(&fs_settings.lock);
+	list = llist_del_all(&gone_list);
 	llist_for_each_entry_safe(entry, next, list, gone) {
-		pr_notice("fs/mounts: %s (%s) unmounted: its entry is gone\n",
-			  entry->path, entry->fstype);
+		if (utf8guard_locked())
+			pr_warn("fs/mounts: %s (%s) unmounted: its entry is gone, and cannot be written again while locked\n",
+				entry->path, entry->fstype);
+		else
+			pr_notice("fs/mounts: %s (%s) unmounted: its entry is gone\n",
+				  entry->path, entry->fstype);
 		kfree_rcu(entry, rcu);
 	}
-	mutex_lock(&fs_settings.lock);
 	if (!any_entry())
 		static_branch_disable(&fs_scope_used);
 	mutex_unlock(&fs_settings.lock);
@@ -288,21 +305,80 @@ static bool is_blank(char c)
 }
 
 /*
- * Parse one line "PATH WORDS" (or "PATH -") of @len bytes into @w.
- * @edited: entries made or removed by this write so far.  Return NULL,
+ * The words of a line (a policy, or "off") as an entry's state, edits
+ * starting from @base's classes (or the global policy's).  Return NULL,
  * or why not.
  */
-static const char *parse_line(const char *line, size_t len,
-			      struct scope_write *w, unsigned long *edited)
+static const char *parse_words(const char *words, size_t wlen,
+			       const struct fs_scope_entry *base,
+			       struct fs_scope_entry *entry)
 {
 	struct utf8guard_parse_error error;
+
+	if (wlen == 3 && !memcmp(words, "off", 3)) {
+		entry->off = true;
+		return NULL;
+	}
+	if (!utf8guard_parse_policy(words, wlen,
+				    base && !base->off ? base->classes :
+				    utf8guard_policy_get().classes,
+				    &entry->classes, &error))
+		return error.message;
+	return NULL;
+}
+
+/* The slot whose entry (in @w->new) was written with @path, or -1. */
+static int find_path(const struct scope_write *w, const char *path)
+{
+	return find_slot(w, NULL, path);
+}
+
+/*
+ * Why the mount @mnt, at @path, cannot take @entry, or NULL; *@slot: the
+ * slot of its filesystem's entry in @w, or -1; @same: the slot of the
+ * entry written with @path, or -1.
+ */
+static const char *mount_refused(const struct scope_write *w,
+				 const struct fs_scope_entry *entry,
+				 const struct vfsmount *mnt, const char *path,
+				 int same, int *slot)
+{
+	*slot = -1;
+	if (!strcmp(entry->fstype, "overlay"))
+		return "overlay mounts take no entry (see \"Scope\" in the admin guide)";
+	/*
+	 * A btrfs subvolume, or a bind mount of a directory: the entry would
+	 * be the whole filesystem's, every other subvolume's too (review
+	 * round 17).  A mount of its root has to be named.
+	 */
+	if (mnt->mnt_root != entry->sb->s_root)
+		return "mounts part of a filesystem (a subvolume, or a directory bound there): an entry covers all of it, name a mount of its root";
+	*slot = find_slot(w, entry->sb, NULL);
+	if (*slot >= 0 && strcmp(w->new[*slot]->path, path))
+		return "this filesystem has an entry under another path";
+	if (*slot < 0 && same >= 0)
+		return "an entry with this path is another filesystem's (unmounted lazily, or mounted over): remove it first with \"PATH -\"";
+	return NULL;
+}
+
+/*
+ * Parse one line "PATH WORDS" (or "PATH -") of @len bytes into @w.
+ * @edited: entries made or removed by this write so far.  Return NULL,
+ * or why not; *@mount_state tells a line that may be right once the
+ * mounts change (no such path, not a mount point...) from a wrong one.
+ */
+static const char *parse_line(const char *line, size_t len,
+			      struct scope_write *w, unsigned long *edited,
+			      bool *mount_state)
+{
 	struct fs_scope_entry *entry;
 	const char *words, *why;
 	size_t plen = 0, wlen;
+	int slot, same;
 	char *path;
 	struct path p;
-	int slot;
 
+	*mount_state = false;
 	while (plen < len && !is_blank(line[plen]))
 		plen++;
 	words = line + plen;
@@ -320,16 +396,14 @@ static const char *parse_line(const char *line, size_t len,
 		return "out of memory";
 	path = entry->path;
 	why = unescape_path(line, plen, path);
-	if (why) {
-		kfree(entry);
-		return why;
-	}
-	if (path[0] != '/') {
-		kfree(entry);
-		return "the path is not absolute";
-	}
+	if (!why && path[0] != '/')
+		why = "the path is not absolute";
+	if (why)
+		goto refuse;
+	/* No two entries have one path: it names one entry. */
+	same = find_path(w, path);
 	if (wlen == 1 && *words == '-') {
-		slot = find_slot(w, NULL, path);
+		slot = same;
 		if (slot < 0 && !kern_path(path, LOOKUP_FOLLOW, &p)) {
 			slot = p.dentry == p.mnt->mnt_root ?
 			       find_slot(w, p.mnt->mnt_sb, NULL) : -1;
@@ -345,50 +419,56 @@ static const char *parse_line(const char *line, size_t len,
 		w->new[slot] = NULL;
 		return NULL;
 	}
+	/* Words that mean nothing are wrong whatever is mounted. */
+	why = parse_words(words, wlen, NULL, entry);
+	if (why)
+		goto refuse;
+	*mount_state = true;
 	if (kern_path(path, LOOKUP_FOLLOW, &p)) {
-		kfree(entry);
-		return "no such path";
-	}
-	if (p.dentry != p.mnt->mnt_root) {
+		why = "no such path";
+	} else if (p.dentry != p.mnt->mnt_root) {
 		path_put(&p);
-		kfree(entry);
-		return "not a mount point";
+		why = "not a mount point";
 	}
+	/*
+	 * Its path no longer leads to the filesystem of the entry written
+	 * with it (unmounted lazily, still in use): a line that says what
+	 * the entry holds changes nothing, so that a listing read back is
+	 * taken.  The path mounted over is refused in mount_refused().
+	 */
+	if (why && same >= 0 && !test_bit(same, edited) &&
+	    !parse_words(words, wlen, w->new[same], entry) &&
+	    entry->off == w->new[same]->off &&
+	    (entry->off || entry->classes == w->new[same]->classes)) {
+		set_bit(same, edited);
+		kfree(entry);
+		return NULL;
+	}
+	if (why)
+		goto refuse;
+	w->held[w->held_count++] = p;
 	entry->sb = p.mnt->mnt_sb;
 	entry->dev = entry->sb->s_dev;
 	entry->type = entry->sb->s_type;
 	strscpy(entry->fstype, entry->sb->s_type->name,
 		sizeof(entry->fstype));
-	w->held[w->held_count++] = p;
-	if (!strcmp(entry->fstype, "overlay")) {
-		kfree(entry);
-		return "overlay mounts take no entry (their upper filesystem's applies)";
-	}
-	slot = find_slot(w, entry->sb, NULL);
-	if (slot >= 0 && strcmp(w->new[slot]->path, path)) {
-		kfree(entry);
-		return "this filesystem has an entry under another path";
-	}
+	why = mount_refused(w, entry, p.mnt, path, same, &slot);
+	if (why)
+		goto refuse;
 	if (slot >= 0 && test_and_set_bit(slot, edited)) {
-		kfree(entry);
-		return "the same filesystem twice";
+		why = "the same filesystem twice";
+		goto refuse;
 	}
-	if (wlen == 3 && !memcmp(words, "off", 3)) {
-		entry->off = true;
-	} else if (!utf8guard_parse_policy(words, wlen,
-					   slot >= 0 && !w->new[slot]->off ?
-					   w->new[slot]->classes :
-					   utf8guard_policy_get().classes,
-					   &entry->classes, &error)) {
-		kfree(entry);
-		return error.message;
-	}
+	*mount_state = false;
+	why = parse_words(words, wlen, slot >= 0 ? w->new[slot] : NULL, entry);
+	if (why)
+		goto refuse;
 	if (slot < 0) {
 		for (slot = 0; slot < FS_SCOPE_MAX && w->new[slot]; slot++)
 			;
 		if (slot == FS_SCOPE_MAX) {
-			kfree(entry);
-			return "more than 16 entries";
+			why = "more than 16 entries";
+			goto refuse;
 		}
 		set_bit(slot, edited);
 	} else if (w->new[slot] != w->old[slot]) {
@@ -396,6 +476,36 @@ static const char *parse_line(const char *line, size_t len,
 	}
 	w->new[slot] = entry;
 	return NULL;
+refuse:
+	kfree(entry);
+	return why;
+}
+
+/* The length of @entry's line in the listing (fs_scope_show()). */
+static size_t line_length(const struct fs_scope_entry *entry)
+{
+	char words[UTF8GUARD_POLICY_TEXT_MAX];
+	const char *c;
+	size_t n = 0;
+
+	for (c = entry->path; *c; c++) {
+		unsigned char b = *c;
+
+		n += b <= ' ' || b == '\\' || b == 0x7f ? 4 : 1;
+	}
+	return n + 1 + strlen(entry_words(entry, words, sizeof(words))) + 1;
+}
+
+/* Whether the listing of @w's entries fits in a sysfs page. */
+static bool listing_fits(const struct scope_write *w)
+{
+	size_t n = 0;
+	unsigned int k;
+
+	for (k = 0; k < FS_SCOPE_MAX; k++)
+		if (w->new[k])
+			n += line_length(w->new[k]);
+	return n < PAGE_SIZE;
 }
 
 void fs_scope_release(void *parsed)
@@ -420,10 +530,15 @@ int fs_scope_parse(const char *text, size_t len, bool at_load,
 	struct scope_write *w;
 	size_t pos = 0, end = 0;
 	unsigned int k, lines = 0;
+	bool mount_state;
 
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
 		return -ENOMEM;
+	/*
+	 * The unmount probe may take any of these out of its slot meanwhile,
+	 * but it is freed only under fs_settings.lock (gone_work_fn()).
+	 */
 	for (k = 0; k < FS_SCOPE_MAX; k++)
 		w->old[k] = w->new[k] =
 			rcu_dereference_protected(slots[k],
@@ -434,20 +549,42 @@ int fs_scope_parse(const char *text, size_t len, bool at_load,
 			end++;
 		lines += end > pos;
 	}
-	if (lines > FS_SCOPE_MAX)
+	/*
+	 * sysfs hands a store one page at most: a write of a page may have
+	 * been cut (review round 17: a cut last line was applied).
+	 */
+	if (len >= PAGE_SIZE)
+		why = "longer than 4095 bytes";
+	else if (memchr(text, '\0', len))
+		why = "a NUL byte in the write";
+	else if (lines > FS_SCOPE_MAX)
 		why = "more than 16 lines";
 	lines = 0;
 	for (pos = 0; pos < len && !why; pos = end + 1) {
 		end = pos;
 		while (end < len && text[end] != '\n')
 			end++;
-		if (end > pos) {
-			lines++;
-			why = parse_line(text + pos, end - pos, w, edited);
+		if (end == pos)
+			continue;
+		lines++;
+		why = parse_line(text + pos, end - pos, w, edited,
+				 &mount_state);
+		/*
+		 * At load (modprobe at boot) the filesystem may not be mounted
+		 * yet: skip the line, loudly, rather than leave every
+		 * filesystem unchecked by refusing the load.
+		 */
+		if (why && at_load && mount_state) {
+			pr_warn("module parameter mounts=: line %u: %s: not applied; write it to fs/mounts once it is mounted\n",
+				lines, why);
+			why = NULL;
 		}
 	}
 	if (!why && !lines)
 		why = "no entry (\"PATH POLICY\", \"PATH off\" or \"PATH -\")";
+	/* What fs_scope_show() lists must fit in its page, to read back. */
+	if (!why && !listing_fits(w))
+		why = "the entries would not fit in fs/mounts' 4095 bytes";
 	if (why) {
 		if (at_load)
 			pr_err("module parameter mounts=\"%s\": %s\n", text,
@@ -493,10 +630,16 @@ void fs_scope_apply(void *parsed, bool at_load)
 		old = cmpxchg((struct fs_scope_entry __force **)&slots[k],
 			      w->old[k], w->new[k]);
 		if (old != w->old[k]) {
-			/* Unmounted meanwhile: only a removal can race it. */
-			kfree(w->new[k]);
-			w->new[k] = w->old[k];
-			continue;
+			/*
+			 * The unmount probe emptied the slot meanwhile: w->old[k]
+			 * went with its filesystem (gone_work_fn() frees it).  A
+			 * new entry is for a filesystem this write holds, never
+			 * the one that went: it takes the empty slot.
+			 */
+			w->old[k] = NULL;
+			if (!w->new[k])
+				continue;
+			rcu_assign_pointer(slots[k], w->new[k]);
 		}
 		log_change(w->old[k], w->new[k]);
 		if (w->old[k])

@@ -19,7 +19,7 @@
 # once /sys/kernel/utf8guard/locked is 1 (after integration_test.sh):
 # fs/mounts writes fail with EPERM and change nothing.
 #
-# TOOLDIR holds fs_op, guest_write and scope_stress; /utf8guard/ext4.img
+# TOOLDIR holds fs_op, guest_write, scope_stress and dirhold; /utf8guard/ext4.img
 # is mounted on /mnt/scope-c (or /mnt/ext4, where it is mounted already,
 # bound there).  SCOPE_STRESS_ITER (default 2000): creates
 # per creator.
@@ -274,6 +274,146 @@ expect_eq "bad write (empty line): EINVAL" EINVAL "$(w $fs/mounts 0a)"
 expect_eq "bad write (empty line): unchanged" "$before" "$(cat $fs/mounts)"
 bad "bad escape" '/mnt/scope\09b strict' "bad escape"
 
+# --- review round 17 ---------------------------------------------------------------
+# F6: a NUL byte in the path is refused, not taken for the path's end.
+mark
+expect_eq "a NUL in the path: EINVAL" EINVAL \
+	"$(w $fs/mounts "$(hex /mnt/scope-b)00$(hex '/nonexistent off')")"
+expect_eq "a NUL in the path: unchanged" "$before" "$(cat $fs/mounts)"
+expect_match "a NUL in the path: logged" "fs/mounts write refused: a NUL byte" \
+	"$(log_since)"
+# F7: sysfs gives a store one page at most: a write of a page is refused
+# whole (it may have been cut), and entries whose listing would not fit
+# in the page it reads back from are refused.
+sleep 0.6
+mark
+expect_eq "a write of 4096 bytes: EINVAL" EINVAL \
+	"$(mounts_write "/mnt/scope-b strict$(printf '%4077s' '')")"
+expect_eq "a write of 4096 bytes: unchanged" "$before" "$(cat $fs/mounts)"
+expect_match "a write of 4096 bytes: logged" "longer than 4095 bytes" \
+	"$(log_since)"
+blank=$(printf '%250s' '')
+escaped=$(printf '\\040%.0s' $(seq 250))
+for k in 1 2 3 4; do
+	mkdir -p "/mnt/$blank$k"
+	mount -t tmpfs tmpfs "/mnt/$blank$k"
+done
+r=
+for k in 1 2 3; do r="$r $(mounts_write "/mnt/$escaped$k strict")"; done
+expect_eq "three entries of 1005-byte escaped paths" " ok ok ok" "$r"
+sleep 0.6
+mark
+expect_eq "a fourth: the listing would pass a page: EINVAL" EINVAL \
+	"$(mounts_write "/mnt/${escaped}4 bidi")"
+expect_match "a fourth: logged" "would not fit in fs/mounts' 4095 bytes" \
+	"$(log_since)"
+expect_eq "the listing whole: its last line" "/mnt/${escaped}3 strict" \
+	"$(tail -n 1 $fs/mounts)"
+saved=$(cat $fs/mounts)
+expect_eq "the long listing written back" ok "$(mounts_write "$saved")"
+expect_eq "the long listing unchanged" "$saved" "$(cat $fs/mounts)"
+for k in 1 2 3; do mounts_write "/mnt/$escaped$k -" >/dev/null; done
+for k in 1 2 3 4; do umount "/mnt/$blank$k"; rmdir "/mnt/$blank$k"; done
+expect_eq "the long entries removed" "$before" "$(cat $fs/mounts)"
+# F8: a mount of part of a filesystem (a directory bound, a btrfs
+# subvolume) cannot take an entry: it would be the whole filesystem's.
+mkdir -p /mnt/scope-e/part /mnt/scope-part
+mount -o bind /mnt/scope-e/part /mnt/scope-part
+sleep 0.6
+bad "a bound directory" "/mnt/scope-part strict" "mounts part of a filesystem"
+umount /mnt/scope-part
+if [ -e /utf8guard/btrfs.img ]; then
+	modprobe loop
+	modprobe btrfs
+	mkdir -p /mnt/scope-bt /mnt/scope-home /mnt/scope-docker
+	dev=$(losetup -f)
+	losetup "$dev" /utf8guard/btrfs.img
+	expect_status "btrfs mounted" 0 mount -t btrfs "$dev" /mnt/scope-bt
+	"$fsop" subvol /mnt/scope-bt "$(hex scope-home)" >/dev/null
+	"$fsop" subvol /mnt/scope-bt "$(hex scope-docker)" >/dev/null
+	mount -t btrfs -o subvol=scope-home "$dev" /mnt/scope-home
+	mount -t btrfs -o subvol=scope-docker "$dev" /mnt/scope-docker
+	sleep 0.6
+	bad "a btrfs subvolume" "/mnt/scope-docker off" "mounts part of a filesystem"
+	expect_eq "btrfs: the other subvolume keeps the global policy" EILSEQ \
+		"$(try /mnt/scope-home $BAD)"
+	expect_eq "btrfs: its top takes an entry" ok \
+		"$(mounts_write "/mnt/scope-bt bidi")"
+	expect_eq "btrfs: the top's entry is every subvolume's" "ok EILSEQ" \
+		"$(try /mnt/scope-home $BAD) $(try /mnt/scope-docker $RLO)"
+	expect_eq "btrfs: entry removed" ok "$(mounts_write "/mnt/scope-bt -")"
+	umount /mnt/scope-docker
+	umount /mnt/scope-home
+	rm -f /mnt/scope-bt/scope-home/* /mnt/scope-bt/scope-docker/*
+	rmdir /mnt/scope-bt/scope-home /mnt/scope-bt/scope-docker
+	umount /mnt/scope-bt
+	losetup -d "$dev"
+else
+	echo "# no /utf8guard/btrfs.img: the btrfs subvolume case not run"
+fi
+# F5: a lazily unmounted filesystem keeps its entry while in use; the
+# path then names that entry, not the filesystem mounted there next.
+mkdir -p /mnt/scope-x
+mount -t tmpfs tmpfs /mnt/scope-x
+expect_eq "x strict" ok "$(mounts_write "/mnt/scope-x strict")"
+exec 7</mnt/scope-x
+umount -l /mnt/scope-x
+lazy=$(cat $fs/mounts)
+expect_eq "umount -l: the listing written back" ok "$(mounts_write "$lazy")"
+expect_eq "umount -l: unchanged" "$lazy" "$(cat $fs/mounts)"
+mount -t tmpfs tmpfs /mnt/scope-x
+sleep 0.6
+bad "a path whose entry is a lazily unmounted filesystem's" \
+	"/mnt/scope-x off" "another filesystem's"
+expect_eq "the new x: the global policy" EILSEQ "$(try /mnt/scope-x $BAD)"
+expect_eq "PATH - removes the entry written with it" ok \
+	"$(mounts_write "/mnt/scope-x -")"
+expect_eq "then the new x takes one" ok "$(mounts_write "/mnt/scope-x off")"
+expect_eq "the new x off" ok "$(try /mnt/scope-x $BAD)"
+expect_eq "x listed once" "/mnt/scope-x off" "$(grep scope-x $fs/mounts)"
+exec 7<&-
+expect_eq "x removed" ok "$(mounts_write "/mnt/scope-x -")"
+umount /mnt/scope-x
+expect_eq "round 17 leaves the entries as they were" "$before" \
+	"$(cat $fs/mounts)"
+# F1: a write sleeping in its path lookup while an entry's filesystem is
+# unmounted: the entry is freed only once the write is done (KASAN on the
+# test kernel).  dirhold holds the ext4 directory D shared, a mkdir
+# queues for it, so the lookup of D/link (not cached) waits.
+mkdir -p /mnt/scope-u /mnt/scope-c/D /mnt/scope-t
+mount -t tmpfs tmpfs /mnt/scope-u
+mount -t tmpfs tmpfs /mnt/scope-t
+ln -sf /mnt/scope-t /mnt/scope-c/D/link
+expect_eq "u strict" ok "$(mounts_write "/mnt/scope-u strict")"
+gone0=$(cat $fs/mounts_gone)
+sync
+echo 3 >/proc/sys/vm/drop_caches
+"$tools/dirhold" /mnt/scope-c/D >/tmp/scope-dirhold &
+held=$!
+wait_output held cat /tmp/scope-dirhold >/dev/null
+mkdir /mnt/scope-c/D/queued &
+queued=$!
+sleep 1
+(mounts_write "/mnt/scope-c/D/link bidi" >/tmp/scope-writer) &
+writer=$!
+sleep 1
+expect_eq "the write waits in its lookup" "" "$(cat /tmp/scope-writer)"
+umount /mnt/scope-u
+expect_eq "u unmounted under the write: counted" $((gone0 + 1)) \
+	"$(wait_output $((gone0 + 1)) cat $fs/mounts_gone)"
+sleep 2
+kill -USR1 $held
+wait $held
+wait $queued
+wait $writer
+expect_eq "the write done" ok "$(cat /tmp/scope-writer)"
+expect_eq "u gone, the new entry there" "$before
+/mnt/scope-c/D/link bidi" "$(cat $fs/mounts)"
+expect_eq "no KASAN report" "" "$(dmesg | grep -E 'KASAN|use-after-free')"
+expect_eq "t removed" ok "$(mounts_write "/mnt/scope-c/D/link -")"
+umount /mnt/scope-t
+rm -rf /mnt/scope-c/D
+
 # --- stress ----------------------------------------------------------------------
 mkdir -p /mnt/scope-s
 mount -t tmpfs tmpfs /mnt/scope-s
@@ -308,9 +448,20 @@ umount /mnt/scope-s
 expect_eq "entries before unload" "/mnt/scope-c controls
 /mnt/scope-d off" "$(cat $fs/mounts)"
 expect_status "rmmod utf8guard_fs with entries" 0 rmmod utf8guard_fs
-# The module parameter: resolved at load; a bad one refuses the load.
-expect_failure "mounts= with a path that is not a mount point" \
+# The module parameter: resolved at load.  A line whose filesystem is
+# not mounted (yet: modprobe at boot) is left out, loudly; one that is
+# wrong whatever is mounted refuses the load.
+expect_failure "mounts= with an unknown class" \
+	insmod "$mods/utf8guard_fs.ko" 'mounts="/mnt/scope-c bogus"'
+mark
+expect_status "mounts= with a path that is not a mount point: loads" 0 \
 	insmod "$mods/utf8guard_fs.ko" 'mounts="/mnt/scope-c/lost+found strict"'
+expect_eq "mounts= not a mount point: no entry" "" "$(cat $fs/mounts)"
+expect_match "mounts= not a mount point: logged" \
+	'mounts=: line 1: not a mount point: not applied' "$(log_since)"
+expect_eq "mounts= not a mount point: the global policy checks" EILSEQ \
+	"$(try /mnt/scope-c $BAD)"
+expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
 expect_status "insmod with mounts=" 0 \
 	insmod "$mods/utf8guard_fs.ko" 'mounts="/mnt/scope-c controls"'
 expect_eq "mounts= listed" "/mnt/scope-c controls" "$(cat $fs/mounts)"
