@@ -5,10 +5,13 @@
  * rules and classes: utf8guard_name_violation()), and every symlink whose
  * target it would refuse (path rules: utf8guard_first_violation(), as
  * fs/check_symlink_target does), judged by the kernel's own policy code.
- * Without --policy, a name is judged under the fs/mounts entry of the
- * filesystem of its directory (matched by st_dev), as the hook would
- * judge it; not at all under an entry "off".  Output is streamed, one line
- * a finding; memory grows with the depth of a tree, not its size.
+ * Without --policy, a name is judged under the policy the hook would use
+ * for it: the fs/mounts entry of the filesystem of its directory
+ * (matched by st_dev), not at all under an entry "off"; elsewhere the
+ * kernel's global policy, on the types of fs/fstypes only.  With the
+ * modules not loaded, the default policy everywhere.  Output is
+ * streamed, one line a finding; memory grows with the depth of a tree,
+ * not its size.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,6 +26,7 @@
 #include "utf8guard_policy.h"
 #include "commands.h"
 #include "escape.h"
+#include "fs_types.h"
 #include "json.h"
 #include "mounts.h"
 #include "report_format.h"
@@ -41,6 +45,11 @@ struct scan {
 	const struct fs_mount_entry *last;	/* the entry of last_dev */
 	dev_t last_dev;
 	bool have_last;
+	/* fs/fstypes, without --policy and with the fs hook loaded */
+	struct fs_types types;
+	bool types_read;
+	uint64_t entries_unwatched;	/* names on a type not listed */
+	char unwatched[FS_TYPES_TEXT_MAX];	/* those types */
 };
 
 static void scan_usage(FILE *out)
@@ -55,9 +64,11 @@ static void scan_usage(FILE *out)
 	      "\n"
 	      "options:\n"
 	      "  --policy LIST  check classes, as in /sys/kernel/utf8guard/policy\n"
-	      "                 (default \"strict path-tricks\"; without it, names\n"
-	      "                 on a filesystem with an fs/mounts entry are judged\n"
-	      "                 under the entry's classes, not at all under \"off\")\n"
+	      "                 (without it: what the kernel would check each name\n"
+	      "                 under: its filesystem's fs/mounts entry, nothing\n"
+	      "                 under \"off\", else the global policy on the types\n"
+	      "                 of fs/fstypes; \"strict path-tricks\" everywhere\n"
+	      "                 when the modules are not loaded)\n"
 	      "  --json         one JSON object a line: each finding, then a summary\n"
 	      "  --no-xdev      cross mount points (default: stay on each DIR's mount)\n"
 	      "  -h, --help     show this help\n"
@@ -154,6 +165,21 @@ static const struct fs_mount_entry *mount_entry(struct scan *scan, dev_t dev)
 	return scan->last;
 }
 
+/* No entry: whether fs/fstypes has the type of device @dev; counted if not. */
+static bool type_watched(struct scan *scan, dev_t dev)
+{
+	const char *type;
+
+	if (!scan->types_read || fs_types_watched(&scan->types, dev, &type))
+		return true;
+	scan->entries_unwatched++;
+	if (!strstr(scan->unwatched, type))
+		snprintf(scan->unwatched + strlen(scan->unwatched),
+			 sizeof(scan->unwatched) - strlen(scan->unwatched),
+			 " %s", type);
+	return false;
+}
+
 static void on_entry(const struct walk_entry *entry, void *arg)
 {
 	static unsigned char target[PATH_MAX];
@@ -170,6 +196,8 @@ static void on_entry(const struct walk_entry *entry, void *arg)
 		scan->off_seen |= 1U << (mount - scan->mounts.entry);
 		return;
 	}
+	if (!mount && !type_watched(scan, entry->dir_dev))
+		return;
 	classes = mount ? mount->classes : scan->classes;
 	if (utf8guard_name_violation(classes, entry->name, entry->name_len,
 				     &report))
@@ -211,6 +239,40 @@ static void on_mount(const char *path, size_t len, void *arg)
 	(void)path;
 	(void)len;
 	scan->mounts_skipped++;
+}
+
+/*
+ * Without --policy and with utf8guard.ko loaded: its global policy, and the
+ * fs hook's fs/fstypes, for the names no fs/mounts entry applies to.
+ */
+static void read_global(struct scan *scan)
+{
+	struct utf8guard_parse_error parse;
+	char text[UTF8GUARD_POLICY_TEXT_MAX];
+	int err = sysfs_read("policy", text, sizeof(text));
+
+	if (err == -ENOENT)
+		return;
+	text[strcspn(text, "\n")] = '\0';
+	if (err || !utf8guard_parse_policy(text, strlen(text), 0,
+					   &scan->classes, &parse)) {
+		fprintf(stderr,
+			"utf8guardctl scan: warning: cannot read the global policy (%s/policy): %s; names judged under \"%s\"\n",
+			sysfs_root(), err ? strerror(-err) : parse.message,
+			scan->words);
+		scan->warnings++;
+		return;
+	}
+	utf8guard_format_policy(scan->classes, scan->words,
+				sizeof(scan->words));
+	err = fs_types_read(&scan->types);
+	scan->types_read = !err;
+	if (err && err != -ENOENT) {
+		fprintf(stderr,
+			"utf8guardctl scan: warning: cannot read %s/fs/fstypes: %s; every type judged\n",
+			sysfs_root(), strerror(-err));
+		scan->warnings++;
+	}
 }
 
 /*
@@ -308,8 +370,10 @@ int cmd_scan(int argc, char **argv)
 		return EXIT_ERROR;
 	}
 	utf8guard_format_policy(scan.classes, scan.words, sizeof(scan.words));
-	if (!policy_given)
+	if (!policy_given) {
+		read_global(&scan);
 		read_mounts(&scan);
+	}
 	for (i = optind; i < argc; i++) {
 		err = tree_walk(argv[i], &options);
 		if (err) {
@@ -333,7 +397,10 @@ int cmd_scan(int argc, char **argv)
 				fputc(',', stdout);
 			json_write_string(stdout, scan.mounts.entry[k].path);
 		}
-		fputs("]}}\n", stdout);
+		printf("],\"entries_unwatched\":%" PRIu64 ",\"policy\":",
+		       scan.entries_unwatched);
+		json_write_string(stdout, scan.words);
+		fputs("}}\n", stdout);
 	}
 	if (fflush(stdout)) {
 		fprintf(stderr, "utf8guardctl scan: writing output: %s\n",
@@ -356,6 +423,10 @@ int cmd_scan(int argc, char **argv)
 		}
 		fputc('\n', stderr);
 	}
+	if (scan.entries_unwatched)
+		fprintf(stderr, "utf8guardctl scan: %" PRIu64
+			" entries not judged: their filesystem type is not in fs/fstypes:%s\n",
+			scan.entries_unwatched, scan.unwatched);
 	if (scan.findings)
 		status = EXIT_FINDING;
 	else if (scan.warnings || root_errors)

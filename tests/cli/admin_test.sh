@@ -391,7 +391,7 @@ out=$("$cli" scan --policy path-tricks "$t")
 expect_eq "scan --policy path-tricks: only the tricks" 3 "$(wc -l <<<"$out")"
 out=$("$cli" scan --json "$t")
 expect_eq "scan --json parses" "" "$(json_ok "$out")"
-expect_eq "scan --json summary" '{"entries": 12, "findings": 5, "warnings": 0, "mounts_skipped": 0, "entries_off": 0, "mounts_off": []}' \
+expect_eq "scan --json summary" '{"entries": 12, "findings": 5, "warnings": 0, "mounts_skipped": 0, "entries_off": 0, "mounts_off": [], "entries_unwatched": 0, "policy": "strict path-tricks"}' \
 	"$(tail -n 1 <<<"$out" | "$py" -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["summary"]))')"
 expect_eq "scan --json: path bytes exact" "$(printf '%s/a' "$t" | od -An -tx1 | tr -d ' \n')c0ae" \
 	"$(grep '"kind":"name","bytes":"c0ae"' <<<"$out" | "$py" -c 'import json,sys; print(json.load(sys.stdin)["path_hex"])')"
@@ -480,7 +480,7 @@ $shm/t/link: symlink target '..\\xc0\\xafx': overlong at byte 2: c0 af (a lenien
 	"$(LC_ALL=C sort <<<"$out")"
 expect_match "scan, off: said on stderr" "^utf8guardctl scan: 3 entries not judged: their filesystem's fs/mounts entry is off: $mp_work$" "$(cat "$work/err")"
 out=$("$cli" scan --json "$sw")
-expect_eq "scan --json, off: the summary" '{"entries": 3, "findings": 0, "warnings": 0, "mounts_skipped": 0, "entries_off": 3, "mounts_off": ["'"$mp_work"'"]}' \
+expect_eq "scan --json, off: the summary" '{"entries": 3, "findings": 0, "warnings": 0, "mounts_skipped": 0, "entries_off": 3, "mounts_off": ["'"$mp_work"'"], "entries_unwatched": 0, "policy": "strict path-tricks"}' \
 	"$(tail -n 1 <<<"$out" | "$py" -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["summary"]))')"
 expect_status "scan of an off filesystem only: exit 0" 0 "$cli" scan "$sw"
 # An escaped entry path (\040) is matched by its filesystem.
@@ -500,6 +500,37 @@ expect_eq "scan, not loaded: the default policy" 3 "$(wc -l <<<"$out")"
 out=$(UTF8GUARD_SYSFS=$work/nofs "$cli" scan "$sw")
 expect_eq "scan, no fs hook: the default policy" 3 "$(wc -l <<<"$out")"
 : >"$fake/fs/mounts"
+# No entry: the kernel's global policy, on the types of fs/fstypes only.
+type_work=$(findmnt -n -o FSTYPE --target "$mp_work" | head -n 1)
+printf 'path-tricks\n' >"$fake/policy"
+out=$("$cli" scan "$sw" 2>"$work/err")
+expect_eq "scan, global policy path-tricks: the overlong and the symlink" \
+	"$sw/a\\xc0\\xae: name: overlong at byte 1: c0 ae (a lenient decoder reads U+002E: path trick)
+$sw/link: symlink target '..\\xc0\\xafx': overlong at byte 2: c0 af (a lenient decoder reads U+002F: path trick)" \
+	"$(LC_ALL=C sort <<<"$out")"
+expect_eq "scan --json: the global policy in the summary" "path-tricks" \
+	"$("$cli" scan --json "$sw" | tail -n 1 | "$py" -c 'import json,sys; print(json.load(sys.stdin)["summary"]["policy"])')"
+printf 'strict path-tricks\n' >"$fake/policy"
+if [ "$type_work" = tmpfs ]; then
+	fail "the work directory not on tmpfs (for fs/fstypes tmpfs)" "$mp_work is tmpfs"
+else
+	printf 'tmpfs\n' >"$fake/fs/fstypes"
+	out=$("$cli" scan "$sw" "$shm/t" 2>"$work/err")
+	expect_eq "scan, fstypes tmpfs: /dev/shm's 3 findings only" \
+		"$shm/t/a\\xc0\\xae
+$shm/t/caf\\xe9
+$shm/t/link" "$(sed 's/: .*//' <<<"$out" | LC_ALL=C sort)"
+	expect_match "scan, fstypes tmpfs: the rest said on stderr" \
+		"^utf8guardctl scan: 3 entries not judged: their filesystem type is not in fs/fstypes: $type_work$" \
+		"$(cat "$work/err")"
+	expect_eq "scan --json, fstypes tmpfs: entries_unwatched" 3 \
+		"$("$cli" scan --json "$sw" | tail -n 1 | "$py" -c 'import json,sys; print(json.load(sys.stdin)["summary"]["entries_unwatched"])')"
+	printf '%s strict\n' "$mp_work" >"$fake/fs/mounts"
+	expect_eq "scan, fstypes tmpfs: an entry wins over fs/fstypes" 3 \
+		"$("$cli" scan "$sw" 2>/dev/null | wc -l)"
+	: >"$fake/fs/mounts"
+	printf '*\n' >"$fake/fs/fstypes"
+fi
 # status lists the entries: policy, type, source, device.
 printf '%s path-tricks\n%s off\n/nonexistent-utf8guard strict\n' "$mp_shm" "$mp_work" >"$fake/fs/mounts"
 out=$("$cli" status)
