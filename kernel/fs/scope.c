@@ -209,11 +209,17 @@ struct scope_write {
 	unsigned int held_count;
 };
 
-/*
- * Undo the \ooo escapes of @len bytes at @text into @out (room for
- * FS_SCOPE_PATH_MAX bytes and a NUL).  Return NULL, or why not.
+/**
+ * fs_unescape_path() - undo the \ooo escapes of a written path
+ * @text: the path as written, \ooo (octal) for the bytes a line cannot hold
+ * @len: its length
+ * @out: room for FS_SCOPE_PATH_MAX bytes and a NUL
+ *
+ * For fs/mounts and fs/exempt.
+ *
+ * Return: NULL, or why not.
  */
-static const char *unescape_path(const char *text, size_t len, char *out)
+const char *fs_unescape_path(const char *text, size_t len, char *out)
 {
 	size_t k, n = 0;
 
@@ -240,8 +246,17 @@ static const char *unescape_path(const char *text, size_t len, char *out)
 	return NULL;
 }
 
-/* Write @path into @buf with \ooo for the bytes a line cannot hold. */
-static size_t escape_path(const char *path, char *buf, size_t size)
+/**
+ * fs_escape_path() - write a path as fs/mounts and fs/exempt show it
+ * @path: a NUL-terminated path
+ * @buf: where to write it
+ * @size: room at @buf
+ *
+ * Bytes up to the space, the backslash and DEL are written \ooo (octal).
+ *
+ * Return: the number of bytes written, without the NUL.
+ */
+size_t fs_escape_path(const char *path, char *buf, size_t size)
 {
 	size_t n = 0;
 
@@ -319,7 +334,7 @@ static const char *parse_line(const char *line, size_t len,
 	if (!entry)
 		return "out of memory";
 	path = entry->path;
-	why = unescape_path(line, plen, path);
+	why = fs_unescape_path(line, plen, path);
 	if (why) {
 		kfree(entry);
 		return why;
@@ -520,7 +535,7 @@ ssize_t fs_scope_show(char *buf)
 		entry = rcu_dereference(slots[k]);
 		if (!entry)
 			continue;
-		n += escape_path(entry->path, buf + n, PAGE_SIZE - n);
+		n += fs_escape_path(entry->path, buf + n, PAGE_SIZE - n);
 		n += scnprintf(buf + n, PAGE_SIZE - n, " %s\n",
 			       entry_words(entry, words, sizeof(words)));
 	}
