@@ -139,6 +139,7 @@ enum fs_scope_match fs_scope_lookup(const struct super_block *sb,
 				    struct utf8guard_policy *policy);
 bool fs_scope_has_type(const char *type);
 u64 fs_scope_gone(void);
+u64 fs_scope_missed(void);
 ssize_t fs_scope_show(char *buf);
 int fs_scope_parse(const char *text, size_t len, bool at_load,
 		   void **parsed);

@@ -201,6 +201,27 @@ static struct kprobe shutdown_probe = {
 	.pre_handler = pre_shutdown,
 };
 
+/**
+ * fs_scope_missed() - hits of the unmount probe the kernel skipped
+ *
+ * Each is a superblock shut down while another kprobe ran on its CPU: an
+ * fs/mounts entry of it stays (matched by device and type, never again
+ * by a superblock that is not of the same device and type).  Summed in
+ * fs/missed (fs_probes_missed()); logged the first time it is not 0.
+ *
+ * Context: any.
+ * Return: the probe's nmissed.
+ */
+u64 fs_scope_missed(void)
+{
+	u64 missed = READ_ONCE(shutdown_probe.nmissed);
+
+	if (missed)
+		pr_warn_once("%llu unmount(s) missed by the probe on generic_shutdown_super: an fs/mounts entry may outlive its filesystem (counted in fs/missed)\n",
+			     missed);
+	return missed;
+}
+
 /* What a write makes of each slot, built by parse, installed by apply. */
 struct scope_write {
 	struct fs_scope_entry *old[FS_SCOPE_MAX];
