@@ -139,10 +139,11 @@ addkey() {
 	KEYS="$KEYS $1"
 	FILES="$FILES $2"
 }
-for k in checked rejected audited; do addkey "$k" "$fs/stats/$k"; done
+# exempted: fs/exempt is empty here, so never counted.
+for k in checked rejected audited exempted; do addkey "$k" "$fs/stats/$k"; done
 for r in $REASONS; do addkey "$(us "$r")" "$fs/stats/$r"; done
 for o in $COUNTER_OPS; do
-	for k in checked rejected audited; do
+	for k in checked rejected audited exempted; do
 		addkey "$(us "$o")_$k" "$fs/stats/$o/$k"
 	done
 done
@@ -492,11 +493,11 @@ expect_failure "utf8guard.ko pinned while utf8guard_fs.ko uses it" rmmod utf8gua
 expect_eq "mode enforce after load" "off audit [enforce]" "$(cat $sys/mode)"
 
 # The files: exactly those the contract lists and the ABI file documents.
-contract="enabled fstypes check_symlink_target mounts mounts_gone missed unhooked stats/checked
-stats/rejected stats/audited stats/reset"
+contract="enabled fstypes check_symlink_target mounts exempt mounts_gone missed unhooked
+stats/checked stats/rejected stats/audited stats/exempted stats/reset"
 for r in $REASONS; do contract="$contract stats/$r"; done
 for o in $COUNTER_OPS; do
-	for k in checked rejected audited; do contract="$contract stats/$o/$k"; done
+	for k in checked rejected audited exempted; do contract="$contract stats/$o/$k"; done
 done
 contract=$(for f in $contract; do echo "$fs/$f"; done | sort | tr '\n' ' ')
 present=$(find $fs -type f | sort | tr '\n' ' ')
