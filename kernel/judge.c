@@ -15,7 +15,13 @@
 #define CREATE_TRACE_POINTS
 #include "judge_trace.h"
 
-static void log_violation(const struct utf8guard_policy *policy,
+/*
+ * @what: "refused", "audit: would refuse" or "exempt"; @setting and
+ * @entry: what exempts it, written " (SETTING ENTRY)" at the end, @entry
+ * escaped; @setting NULL for the others.
+ */
+static void log_violation(const char *what, const char *setting,
+			  const char *entry,
 			  const struct utf8guard_report *report,
 			  const u8 *bytes, size_t len, const char *operation)
 {
@@ -24,27 +30,31 @@ static void log_violation(const struct utf8guard_policy *policy,
 					     &after);
 
 	if (!window) {
-		pr_warn_ratelimited("%s %s from %.*s[%d]: %s at offset %llu\n",
-				    policy->mode == UTF8GUARD_MODE_ENFORCE ?
-				    "refused" : "audit: would refuse",
-				    operation, TASK_COMM_LEN, current->comm,
-				    task_pid_nr(current),
+		pr_warn_ratelimited("%s %s from %.*s[%d]: %s at offset %llu%s%s%s%*pEhp%s\n",
+				    what, operation, TASK_COMM_LEN,
+				    current->comm, task_pid_nr(current),
 				    utf8guard_reason_name(report->reason),
-				    report->offset);
+				    report->offset, setting ? " (" : "",
+				    setting ?: "", setting ? " " : "",
+				    setting ? (int)strlen(entry) : 0,
+				    setting ? entry : "", setting ? ")" : "");
 		return;
 	}
 	/* comm is escaped: it is chosen by the process. */
-	pr_warn_ratelimited("%s %s from \"%*pEhp\"[%d]: %s at offset %llu: %*ph%s[%*ph]%s%*ph%s\n",
-			    policy->mode == UTF8GUARD_MODE_ENFORCE ?
-			    "refused" : "audit: would refuse",
-			    operation, (int)strnlen(current->comm, TASK_COMM_LEN),
+	pr_warn_ratelimited("%s %s from \"%*pEhp\"[%d]: %s at offset %llu: %*ph%s[%*ph]%s%*ph%s%s%s%s%*pEhp%s\n",
+			    what, operation,
+			    (int)strnlen(current->comm, TASK_COMM_LEN),
 			    current->comm, task_pid_nr(current),
 			    utf8guard_reason_name(report->reason),
 			    report->offset, (int)before, window,
 			    before ? " " : "", (int)report->length,
 			    window + before, after ? " " : "", (int)after,
 			    window + before + report->length,
-			    report->path_trick ? " (path trick)" : "");
+			    report->path_trick ? " (path trick)" : "",
+			    setting ? " (" : "", setting ?: "",
+			    setting ? " " : "",
+			    setting ? (int)strlen(entry) : 0,
+			    setting ? entry : "", setting ? ")" : "");
 }
 
 /**
@@ -73,12 +83,48 @@ int utf8guard_judge(const struct utf8guard_policy *policy,
 	int ret = utf8guard_account(policy, report, operation);
 
 	if (policy->mode != UTF8GUARD_MODE_OFF && report) {
-		log_violation(policy, report, bytes, len, operation);
+		log_violation(policy->mode == UTF8GUARD_MODE_ENFORCE ?
+			      "refused" : "audit: would refuse", NULL, NULL,
+			      report, bytes, len, operation);
 		audit_record_name(policy, report, bytes, len, operation);
 	}
 	return ret;
 }
 EXPORT_SYMBOL_GPL(utf8guard_judge);
+
+/**
+ * utf8guard_judge_exempt() - count and log a violation an exemption lets through
+ * @policy: the snapshot the check was made under (utf8guard_policy_get())
+ * @report: the first error @policy refuses
+ * @bytes: the checked bytes, for the log line; may be NULL
+ * @len: number of bytes at @bytes
+ * @operation: what was checked, for the log (e.g. "mkdir")
+ * @setting: the setting that exempts it, e.g. "fs/exempt"
+ * @entry: its entry that does, e.g. "/system.slice/restore.service"
+ *
+ * For a hook module whose settings exempt the task from the policy
+ * (utf8guard_fs.ko's fs/exempt): in mode audit or enforce, counts the
+ * check in stats/checked only (neither a reason nor rejected nor
+ * audited: the name is let through, by choice) and logs one
+ * rate-limited line as utf8guard_judge() would, beginning with "exempt"
+ * instead of "refused" and ending with " (@setting @entry)", @entry
+ * escaped.  No audit record, no tracepoint.  Does nothing in
+ * mode off.
+ *
+ * Context: any context; does not sleep.
+ */
+void utf8guard_judge_exempt(const struct utf8guard_policy *policy,
+			    const struct utf8guard_report *report,
+			    const u8 *bytes, size_t len, const char *operation,
+			    const char *setting, const char *entry)
+{
+	if (policy->mode == UTF8GUARD_MODE_OFF)
+		return;
+	stats_add(STAT_CHECKED);
+	log_violation("exempt", setting, entry, report, bytes, len,
+		      operation);
+}
+EXPORT_SYMBOL_GPL(utf8guard_judge_exempt);
 
 /**
  * utf8guard_account() - count and decide one check, without a log line

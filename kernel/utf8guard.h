@@ -26,6 +26,8 @@
  *					bytes the caller scanned itself
  *	utf8guard_account()		the same without the log line, for
  *					callers that log their own
+ *	utf8guard_judge_exempt()	count and log a violation a hook's
+ *					exemption lets through
  *	utf8guard_audit_packet()	the audit record of a packet's
  *					violation, for such callers
  *
@@ -63,6 +65,10 @@ int utf8guard_judge(const struct utf8guard_policy *policy,
 int utf8guard_account(const struct utf8guard_policy *policy,
 		      const struct utf8guard_report *report,
 		      const char *operation);
+void utf8guard_judge_exempt(const struct utf8guard_policy *policy,
+			    const struct utf8guard_report *report,
+			    const u8 *bytes, size_t len, const char *operation,
+			    const char *setting, const char *entry);
 
 /**
  * struct utf8guard_audit_packet - a packet's violation, for its audit record

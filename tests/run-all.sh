@@ -287,8 +287,8 @@ done
 if ((${#matrix[@]})); then
 	# kernel x guest suite: passed/failed tests, FAIL if the suite failed
 	echo
-	printf '%-8s %-6s %-11s %-11s %-11s %-11s %-11s %-11s %-11s %-11s %-11s %-11s %-11s %-11s %-11s %-5s %6s  %s\n' \
-		kernel build fs fs-btrfs fs-overlay fs-ocfs2 fs-bcachefs fs-held fs-scope nf tcp-fuzz cli-admin \
+	printf '%-8s %-6s %-11s %-11s %-11s %-11s %-11s %-11s %-11s %-11s %-11s %-11s %-11s %-11s %-11s %-11s %-5s %6s  %s\n' \
+		kernel build fs fs-btrfs fs-overlay fs-ocfs2 fs-bcachefs fs-held fs-scope fs-exempt nf tcp-fuzz cli-admin \
 		integration fs-locked race vm time result
 	for row in "${matrix[@]}"; do
 		declare -A cell=()
@@ -297,7 +297,7 @@ if ((${#matrix[@]})); then
 		done
 		kernel=$(cut -d' ' -f2 <<<"$row")
 		line=$(printf '%-8s %-6s' "$kernel" "${cell[build]}")
-		for s in fs fs-btrfs fs-overlay fs-ocfs2 fs-bcachefs fs-held fs-scope nf tcp-fuzz cli-admin integration fs-locked race; do
+		for s in fs fs-btrfs fs-overlay fs-ocfs2 fs-bcachefs fs-held fs-scope fs-exempt nf tcp-fuzz cli-admin integration fs-locked race; do
 			v=${cell[$s]:-}
 			if [ -z "$v" ]; then
 				v=-

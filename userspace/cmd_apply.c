@@ -143,6 +143,59 @@ static int mounts_put_back(const struct config *config, const char *old,
 	return 0;
 }
 
+/* Whether a line of @text is @line. */
+static bool has_exact_line(const char *text, const char *line)
+{
+	size_t len = strlen(line);
+
+	for (; text; text = strchr(text, '\n')) {
+		if (*text == '\n')
+			text++;
+		if (!strncmp(text, line, len) &&
+		    (text[len] == '\n' || text[len] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * fs/exempt as it was (@old, its listing): the config's cgroups not listed
+ * before removed, the old entries written back.
+ */
+static int exempt_put_back(const struct config *config, const char *old,
+			   char *now, size_t now_size, char *error, size_t size)
+{
+	char *text = calloc(1, SYSFS_VALUE_MAX * 2);
+	char want[FS_EXEMPT_PATH_MAX * 4 + 8];
+	unsigned int i;
+	int err = 0;
+
+	if (!text) {
+		snprintf(error, size, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < config->exempt_count; i++) {
+		want[0] = '\0';
+		fs_path_escape(config->exempt_path[i], want, sizeof(want));
+		if (!has_exact_line(old, want))
+			fs_exempt_line(config->exempt_path[i], true, text,
+				       SYSFS_VALUE_MAX * 2);
+	}
+	snprintf(text + strlen(text), SYSFS_VALUE_MAX * 2 - strlen(text),
+		 "%s\n", old);
+	/* Nothing before and nothing added: nothing to write. */
+	if (*text != '\n')
+		err = sysfs_write("fs/exempt", text);
+	free(text);
+	if (err) {
+		snprintf(error, size, "cannot put back fs.exempt: %s",
+			 strerror(-err));
+		return err;
+	}
+	snprintf(now, now_size, "as before");
+	return 0;
+}
+
 /* Put back the first @count settings of @config (sorted), newest first. */
 static void roll_back(const struct config *config, char (*old)[SYSFS_VALUE_MAX],
 		      unsigned int count)
@@ -155,6 +208,10 @@ static void roll_back(const struct config *config, char (*old)[SYSFS_VALUE_MAX],
 
 		if (setting->kind == SETTING_MOUNTS)
 			err = mounts_put_back(config, old[count], now,
+					      sizeof(now), error,
+					      sizeof(error));
+		else if (setting->kind == SETTING_EXEMPT)
+			err = exempt_put_back(config, old[count], now,
 					      sizeof(now), error,
 					      sizeof(error));
 		else

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "exempt.h"
 #include "mounts.h"
 #include "settings.h"
 #include "sysfs.h"
@@ -16,6 +17,7 @@ static void set_usage(FILE *out)
 	fprintf(out,
 		"usage: utf8guardctl set KEY VALUE\n"
 		"       utf8guardctl set fs.mount PATH POLICY|off|-\n"
+		"       utf8guardctl set fs.exempt CGROUP [-] [CGROUP [-]]...\n"
 		"\n"
 		"Write one setting to %s, then read it back to confirm.\n"
 		"\n"
@@ -28,6 +30,9 @@ static void set_usage(FILE *out)
 		"  fs.check_symlink_target  0 or 1\n"
 		"  fs.mount PATH            the policy of the filesystem mounted on PATH\n"
 		"                           (its bind mounts too), off, or - to remove it\n"
+		"  fs.exempt CGROUP...      cgroup v2 paths (\"/system.slice/restore.service\")\n"
+		"                           whose tasks may create names the policy refuses;\n"
+		"                           CGROUP - removes one\n"
 		"  net.enabled              0 or 1 (utf8guard_nf loaded)\n"
 		"  net.ports                e.g. \"tcp:80 udp:514 tcp:8000-8090\", or \"\"\n"
 		"  net.forward              0 or 1\n"
@@ -64,6 +69,47 @@ static int set_mount(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* set fs.exempt CGROUP [-]...: @argv[0] is "fs.exempt". */
+static int set_exempt(int argc, char **argv)
+{
+	char error[SETTING_ERROR_MAX], now[SYSFS_VALUE_MAX];
+	char text[FS_EXEMPT_MAX * (FS_EXEMPT_PATH_MAX * 4 + 4) + 1] = "";
+	unsigned int lines = 0;
+	int i;
+
+	if (argc < 2) {
+		fprintf(stderr,
+			"utf8guardctl set: expected fs.exempt CGROUP... (CGROUP - to remove one)\n"
+			"Run 'utf8guardctl set --help' for usage.\n");
+		return EXIT_ERROR;
+	}
+	for (i = 1; i < argc; i++) {
+		bool remove = i + 1 < argc && !strcmp(argv[i + 1], "-");
+
+		if (!fs_exempt_validate(argv[i], remove, error,
+					sizeof(error))) {
+			fprintf(stderr,
+				"utf8guardctl set: invalid fs.exempt: %s\n",
+				error);
+			return EXIT_ERROR;
+		}
+		if (++lines > FS_EXEMPT_MAX ||
+		    !fs_exempt_line(argv[i], remove, text, sizeof(text))) {
+			fprintf(stderr,
+				"utf8guardctl set: more than %d fs.exempt cgroups\n",
+				FS_EXEMPT_MAX);
+			return EXIT_ERROR;
+		}
+		i += remove;
+	}
+	if (fs_exempt_set(text, now, sizeof(now), error, sizeof(error))) {
+		fprintf(stderr, "utf8guardctl set: %s\n", error);
+		return EXIT_ERROR;
+	}
+	printf("fs.exempt = %s\n", now);
+	return EXIT_OK;
+}
+
 int cmd_set(int argc, char **argv)
 {
 	static const struct option long_options[] = {
@@ -86,6 +132,8 @@ int cmd_set(int argc, char **argv)
 	}
 	if (argc - optind >= 1 && !strcmp(argv[optind], "fs.mount"))
 		return set_mount(argc - optind, argv + optind);
+	if (argc - optind >= 1 && !strcmp(argv[optind], "fs.exempt"))
+		return set_exempt(argc - optind, argv + optind);
 	if (argc - optind != 2) {
 		fprintf(stderr,
 			"utf8guardctl set: expected KEY VALUE, got %d argument%s\n"

@@ -13,6 +13,7 @@
 #include "compiler.h"
 #include "commands.h"
 #include "escape.h"
+#include "exempt.h"
 #include "json.h"
 #include "mounts.h"
 #include "sysfs.h"
@@ -24,6 +25,7 @@ struct hook {
 	const char *const *settings;
 	const char *const *gauges;
 	const char *const *counters;
+	const char *list;	/* a file of one entry a line, or NULL */
 };
 
 static const char *const fs_settings[] = {
@@ -31,7 +33,7 @@ static const char *const fs_settings[] = {
 };
 static const char *const fs_gauges[] = { "missed", "unhooked", NULL };
 static const char *const fs_counters[] = {
-	"checked", "rejected", "audited", NULL
+	"checked", "rejected", "audited", "exempted", NULL
 };
 static const char *const net_settings[] = {
 	"enabled", "ports", "forward", "action", NULL
@@ -47,9 +49,9 @@ static const char *const global_counters[] = {
 
 static const struct hook hooks[] = {
 	{ "fs", "utf8guard_fs", "filesystem hook", fs_settings, fs_gauges,
-	  fs_counters },
+	  fs_counters, "exempt" },
 	{ "net", "utf8guard_nf", "network hook", net_settings, net_gauges,
-	  net_counters },
+	  net_counters, NULL },
 };
 
 static void status_usage(FILE *out)
@@ -60,7 +62,8 @@ static void status_usage(FILE *out)
 		"Show which modules are loaded, the version, mode, policy and lock,\n"
 		"each hook's settings and health (fs: unhooked, missed), the fs/mounts\n"
 		"entries (a policy per filesystem) with each filesystem's type, source\n"
-		"and device, and the main counters, from %s.\n"
+		"and device, the cgroups exempt from the fs policy, and the main\n"
+		"counters, from %s.\n"
 		"\n"
 		"options:\n"
 		"  --json        one JSON object\n"
@@ -178,6 +181,31 @@ static void mounts_json(void)
 	}
 }
 
+/* ,"NAME":["line",...] of @dir/@name, if it can be read. */
+static void json_list(const char *dir, const char *name)
+{
+	char value[SYSFS_VALUE_MAX], *line, *next;
+	bool first = true;
+
+	if (!read_in(dir, name, value, sizeof(value)))
+		return;
+	printf(",\"%s\":[", name);
+	for (line = value; *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		if (!*line)
+			continue;
+		if (!first)
+			fputc(',', stdout);
+		first = false;
+		json_write_string(stdout, line);
+	}
+	fputc(']', stdout);
+}
+
 static void status_json(bool loaded)
 {
 	char value[SYSFS_VALUE_MAX];
@@ -223,6 +251,8 @@ static void status_json(bool loaded)
 		first = false;
 		json_members(hook->dir, hook->settings, "", &first);
 		json_members(hook->dir, hook->gauges, "", &first);
+		if (hook->list)
+			json_list(hook->dir, hook->list);
 		fputs(",\"counters\":{", stdout);
 		first = true;
 		json_members(hook->dir, hook->counters, "stats", &first);
@@ -303,6 +333,7 @@ static void status_text(bool loaded)
 {
 	char version[64], mode[64], policy[128], locked[16], validator[64];
 	char paths[128], unicode[32];
+	char value[SYSFS_VALUE_MAX], summary[SYSFS_VALUE_MAX];
 	size_t i;
 
 	if (!loaded) {
@@ -337,6 +368,11 @@ static void status_text(bool loaded)
 		text_list(hook->dir, hook->settings, "", "  settings: ");
 		if (!strcmp(hook->dir, "fs"))
 			mounts_text();
+		if (hook->list &&
+		    read_in(hook->dir, hook->list, value, sizeof(value))) {
+			fs_exempt_summary(value, summary, sizeof(summary));
+			printf("  %s: %s\n", hook->list, summary);
+		}
 		text_list(hook->dir, hook->gauges, "", "  state: ");
 		text_list(hook->dir, hook->counters, "stats", "  counters: ");
 	}

@@ -120,6 +120,77 @@ static bool parse_mount(char *value, const char *name, unsigned int line,
 	return true;
 }
 
+/* The entry of @setting in @config, made with an empty value if none. */
+static struct config_entry *merged_entry(struct config *config,
+					 const struct setting *setting,
+					 unsigned int line)
+{
+	struct config_entry *entry = NULL;
+	unsigned int i;
+
+	for (i = 0; i < config->count; i++)
+		if (config->entries[i].setting == setting)
+			entry = &config->entries[i];
+	if (entry || config->count == CONFIG_ENTRIES_MAX)
+		return entry;
+	entry = &config->entries[config->count++];
+	entry->setting = setting;
+	entry->line = line;
+	entry->value = calloc(1, 1);
+	return entry;
+}
+
+/*
+ * "fs.exempt = CGROUP", once per cgroup: checked as `set` checks it, its
+ * fs/exempt line appended to the one entry of all of them, written in one
+ * go (the kernel applies it whole or not at all).
+ */
+static bool parse_exempt(char *value, const char *name, unsigned int line,
+			 struct config *config, const struct setting *setting)
+{
+	char error[SETTING_ERROR_MAX], *text;
+	struct config_entry *entry;
+	unsigned int i;
+	size_t size;
+
+	if (!fs_exempt_validate(value, false, error, sizeof(error))) {
+		line_error(name, line, "bad value for fs.exempt: %s", error);
+		return false;
+	}
+	for (i = 0; i < config->exempt_count; i++) {
+		if (!strcmp(config->exempt_path[i], value)) {
+			line_error(name, line,
+				   "duplicate fs.exempt for '%s' (already on line %u)",
+				   value, config->exempt_line[i]);
+			return false;
+		}
+	}
+	if (config->exempt_count == FS_EXEMPT_MAX) {
+		line_error(name, line, "more than %d fs.exempt lines",
+			   FS_EXEMPT_MAX);
+		return false;
+	}
+	entry = merged_entry(config, setting, line);
+	if (!entry || !entry->value) {
+		line_error(name, line, "out of memory");
+		return false;
+	}
+	size = strlen(entry->value) + strlen(value) * 4 + 8;
+	text = realloc(entry->value, size);
+	config->exempt_path[config->exempt_count] = strdup(value);
+	if (!text || !config->exempt_path[config->exempt_count]) {
+		free(config->exempt_path[config->exempt_count]);
+		if (text)
+			entry->value = text;
+		line_error(name, line, "out of memory");
+		return false;
+	}
+	entry->value = text;
+	fs_exempt_line(value, false, text, size);
+	config->exempt_line[config->exempt_count++] = line;
+	return true;
+}
+
 /* Parse one line; returns true if it is fine (entry added, or nothing). */
 static bool parse_line(char *text, size_t len, const char *name,
 		       unsigned int line, struct config *config)
@@ -164,6 +235,8 @@ static bool parse_line(char *text, size_t len, const char *name,
 	}
 	if (setting->kind == SETTING_MOUNTS)
 		return parse_mount(value, name, line, config, setting);
+	if (setting->kind == SETTING_EXEMPT)
+		return parse_exempt(value, name, line, config, setting);
 	for (i = 0; i < config->seen_count; i++) {
 		if (config->seen[i] == setting) {
 			line_error(name, line,
@@ -238,4 +311,7 @@ void config_free(struct config *config)
 	for (i = 0; i < config->mount_count; i++)
 		free(config->mount_path[i]);
 	config->mount_count = 0;
+	for (i = 0; i < config->exempt_count; i++)
+		free(config->exempt_path[i]);
+	config->exempt_count = 0;
 }

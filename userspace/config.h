@@ -10,13 +10,16 @@
  * One "KEY = VALUE" a line, the keys of `set`, each at most once; blank
  * lines and lines whose first non-blank character is '#' are ignored;
  * blanks around the key and the value are ignored.  A value may be empty
- * only where the kernel accepts it (net.ports).
+ * only where the kernel accepts it (net.ports).  fs.mount and fs.exempt
+ * may appear once per mount point and cgroup: their lines are written in
+ * one go.
  */
 #ifndef UTF8GUARDCTL_CONFIG_H
 #define UTF8GUARDCTL_CONFIG_H
 
 #include <stdio.h>
 
+#include "exempt.h"
 #include "mounts.h"
 #include "settings.h"
 
@@ -41,6 +44,10 @@ struct config {
 	char *mount_path[FS_MOUNTS_MAX];
 	unsigned int mount_line[FS_MOUNTS_MAX];
 	unsigned int mount_count;
+	/* fs.exempt lines: their cgroups, merged into one entry's value. */
+	char *exempt_path[FS_EXEMPT_MAX];
+	unsigned int exempt_line[FS_EXEMPT_MAX];
+	unsigned int exempt_count;
 };
 
 /*

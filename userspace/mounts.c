@@ -20,8 +20,7 @@
 #include "settings.h"
 #include "sysfs.h"
 
-/* Undo mountinfo's \ooo escapes in place. */
-static void unescape(char *s)
+void fs_path_unescape(char *s)
 {
 	char *out = s;
 
@@ -55,7 +54,7 @@ static bool is_mount_point(const char *real)
 			field = strtok(NULL, " ");
 		if (!field)
 			continue;
-		unescape(field);
+		fs_path_unescape(field);
 		found = !strcmp(field, real);
 	}
 	free(line);
@@ -112,8 +111,7 @@ bool fs_mount_validate(const char *path, const char *value, char *error,
 	return true;
 }
 
-bool fs_mount_line(const char *path, const char *value, char *buf,
-		   size_t size)
+bool fs_path_escape(const char *path, char *buf, size_t size)
 {
 	size_t at = strlen(buf);
 	int n;
@@ -129,6 +127,18 @@ bool fs_mount_line(const char *path, const char *value, char *buf,
 			return false;
 		at += (size_t)n;
 	}
+	return true;
+}
+
+bool fs_mount_line(const char *path, const char *value, char *buf,
+		   size_t size)
+{
+	size_t at;
+	int n;
+
+	if (!fs_path_escape(path, buf, size))
+		return false;
+	at = strlen(buf);
 	n = snprintf(buf + at, size - at, " %s\n", value);
 	return n >= 0 && (size_t)n < size - at;
 }

@@ -26,6 +26,16 @@
 bool fs_mount_validate(const char *path, const char *value, char *error,
 		       size_t size);
 
+/* Undo the \ooo escapes of mountinfo, fs/mounts and fs/exempt in place. */
+void fs_path_unescape(char *s);
+
+/*
+ * Append @path to @buf (NUL-terminated, @size bytes) with \ooo for the
+ * bytes up to the space, the backslash and DEL, as fs/mounts and
+ * fs/exempt take it.  Returns false if it does not fit.
+ */
+bool fs_path_escape(const char *path, char *buf, size_t size);
+
 /*
  * Append "ESCAPED-PATH VALUE\n", the line fs/mounts takes, to @buf
  * (NUL-terminated, @size bytes).  Returns false if it does not fit.

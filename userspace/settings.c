@@ -23,6 +23,7 @@ static const struct setting settings[] = {
 	{ "fs.check_symlink_target", "fs/check_symlink_target",
 	  "utf8guard_fs", SETTING_FLAG, 1 },
 	{ "fs.mount", "fs/mounts", "utf8guard_fs", SETTING_MOUNTS, 1 },
+	{ "fs.exempt", "fs/exempt", "utf8guard_fs", SETTING_EXEMPT, 1 },
 	{ "net.enabled", "net/enabled", "utf8guard_nf", SETTING_FLAG, 1 },
 	{ "net.ports", "net/ports", "utf8guard_nf", SETTING_KERNEL, 1 },
 	{ "net.forward", "net/forward", "utf8guard_nf", SETTING_FLAG, 1 },
@@ -44,7 +45,7 @@ const struct setting *setting_find(const char *key)
 
 const char *setting_keys(void)
 {
-	return "mode, policy, validator, fs.enabled, fs.fstypes, fs.check_symlink_target, fs.mount, net.enabled, net.ports, net.forward, net.action";
+	return "mode, policy, validator, fs.enabled, fs.fstypes, fs.check_symlink_target, fs.mount, fs.exempt, net.enabled, net.ports, net.forward, net.action";
 }
 
 static bool parse_error(const char *value,
@@ -107,6 +108,7 @@ bool setting_validate(const struct setting *setting, const char *value,
 		break;
 	case SETTING_KERNEL:
 	case SETTING_MOUNTS:
+	case SETTING_EXEMPT:
 		break;
 	}
 	return true;
@@ -222,6 +224,7 @@ static void expected_value(const struct setting *setting, const char *value,
 		break;
 	case SETTING_KERNEL:
 	case SETTING_MOUNTS:
+	case SETTING_EXEMPT:
 		break;
 	}
 }

@@ -19,6 +19,7 @@ enum setting_kind {
 	SETTING_KERNEL,		/* only the kernel parses it (fstypes, ports) */
 	SETTING_ACTION,		/* drop or reset (net/action) */
 	SETTING_MOUNTS,		/* fs/mounts lines (mounts.c); config only */
+	SETTING_EXEMPT,		/* fs/exempt lines (exempt.c); config only */
 };
 
 struct setting {

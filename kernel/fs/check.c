@@ -10,6 +10,7 @@
 #include <linux/fs.h>
 #include <linux/limits.h>
 #include <linux/magic.h>
+#include <linux/rcupdate.h>
 #include <linux/string.h>
 
 #include "fs_hook.h"
@@ -67,13 +68,44 @@ static bool find_violation(enum fs_op op,
 	       utf8guard_name_violation(policy->classes, bytes, len, report);
 }
 
-/* Count, log and decide one check whose first refused error is @violation. */
+/*
+ * Whether fs/exempt lets @violation through for the current task: then
+ * counted as exempted and logged "exempt ...", if @count.  Only for a name
+ * the policy refuses; without entries the static key skips it all.
+ */
+static bool exempted(enum fs_op op, const struct utf8guard_policy *policy,
+		     const struct utf8guard_report *violation,
+		     const u8 *bytes, size_t len, bool count)
+{
+	const char *entry;
+
+	if (!static_branch_unlikely(&fs_exempt_used))
+		return false;
+	rcu_read_lock();
+	entry = fs_exempt_current();
+	if (entry && count) {
+		fs_count_exempted(op);
+		utf8guard_judge_exempt(policy, violation, bytes, len,
+				       fs_op_name(op), "fs/exempt", entry);
+	}
+	rcu_read_unlock();
+	return !!entry;
+}
+
+/*
+ * Count, log and decide one check whose first refused error is @violation;
+ * let it through, counted as exempted, for a task fs/exempt exempts.
+ */
 static int judge(enum fs_op op, const struct utf8guard_policy *policy,
 		 const struct utf8guard_report *violation, const u8 *bytes,
 		 size_t len)
 {
-	int verdict = utf8guard_judge(policy, violation, bytes, len,
-				      fs_op_name(op));
+	int verdict;
+
+	if (violation && exempted(op, policy, violation, bytes, len, true))
+		return 0;
+	verdict = utf8guard_judge(policy, violation, bytes, len,
+				  fs_op_name(op));
 
 	fs_count(op, violation, verdict != 0);
 	return verdict;
@@ -111,7 +143,8 @@ int fs_check_bytes(enum fs_op op, const struct utf8guard_policy *policy,
  * counted the user's name under the settings the upper check has now, so
  * the upper layer lets it through uncounted, unless @policy refuses it in
  * enforce: then the settings changed between the overlay's hook and the
- * operation, and it is refused, counted and logged as any refusal.
+ * operation, and it is refused, counted and logged as any refusal (unless
+ * fs/exempt exempts the task: then it passes uncounted).
  *
  * @op: the operation, for counters and the log line
  * @policy: the snapshot from fs_check_wanted()
@@ -127,6 +160,9 @@ static int check_judged(enum fs_op op, const struct utf8guard_policy *policy,
 
 	if (policy->mode != UTF8GUARD_MODE_ENFORCE ||
 	    !find_violation(op, policy, bytes, len, &report))
+		return 0;
+	/* Exempt: counted and logged by the first check already. */
+	if (exempted(op, policy, &report, bytes, len, false))
 		return 0;
 	return judge(op, policy, &report, bytes, len);
 }

@@ -2,8 +2,8 @@
 /*
  * Counters of utf8guard_fs.ko: per operation (checked, rejected, audited)
  * and per reason, in a kit counter set of utf8guard.ko (hook_kit.h).
- * For every operation, checked = clean + rejected + audited, and the
- * reasons sum to rejected + audited.
+ * For every operation, checked = clean + rejected + audited + exempted,
+ * and the reasons sum to rejected + audited.
  */
 #include "fs_hook.h"
 #include "hook_kit.h"
@@ -25,6 +25,7 @@ static const char *const outcome_names[FS_OUTCOME_COUNT] = {
 	[FS_CHECKED] = "checked",
 	[FS_REJECTED] = "rejected",
 	[FS_AUDITED] = "audited",
+	[FS_EXEMPTED] = "exempted",
 };
 
 /* A row per operation (stats/<op>/), an outcome per column. */
@@ -53,4 +54,14 @@ void fs_count(enum fs_op op, const struct utf8guard_report *violation,
 		return;
 	utf8guard_kit_count_reason(&fs_stats, violation->reason);
 	utf8guard_kit_count(&fs_stats, op, refused ? FS_REJECTED : FS_AUDITED);
+}
+
+/*
+ * Count one check of @op whose violation fs/exempt let through: checked
+ * and exempted, no reason.
+ */
+void fs_count_exempted(enum fs_op op)
+{
+	utf8guard_kit_count(&fs_stats, op, FS_CHECKED);
+	utf8guard_kit_count(&fs_stats, op, FS_EXEMPTED);
 }

@@ -16,9 +16,10 @@
  *	idle.c		disarm the probes while nothing is to be checked;
  *			told of fs/enabled by the settings' notifier
  *	check.c		what one hooked operation checks and counts
- *	settings.c	enabled, fstypes, check_symlink_target, mounts (kit
- *			settings, with their module parameters)
+ *	settings.c	enabled, fstypes, check_symlink_target, mounts,
+ *			exempt (kit settings, with their module parameters)
  *	scope.c		fs/mounts: a policy per mounted filesystem
+ *	exempt.c	fs/exempt: cgroups whose tasks the policy lets through
  *	counters.c	per-operation and per-reason counters (a kit set)
  *	sysfs.c		/sys/kernel/utf8guard/fs/ (a kit directory)
  *	main.c		load and unload
@@ -62,6 +63,7 @@ enum fs_outcome {
 	FS_CHECKED,
 	FS_REJECTED,
 	FS_AUDITED,
+	FS_EXEMPTED,
 	FS_OUTCOME_COUNT
 };
 
@@ -93,6 +95,7 @@ enum fs_setting {
 	FS_SETTING_FSTYPES,
 	FS_SETTING_CHECK_SYMLINK_TARGET,
 	FS_SETTING_MOUNTS,
+	FS_SETTING_EXEMPT,
 	FS_SETTING_COUNT
 };
 
@@ -136,6 +139,7 @@ enum fs_scope_match fs_scope_lookup(const struct super_block *sb,
 				    struct utf8guard_policy *policy);
 bool fs_scope_has_type(const char *type);
 u64 fs_scope_gone(void);
+u64 fs_scope_missed(void);
 ssize_t fs_scope_show(char *buf);
 int fs_scope_parse(const char *text, size_t len, bool at_load,
 		   void **parsed);
@@ -143,11 +147,27 @@ void fs_scope_apply(void *parsed, bool at_load);
 void fs_scope_release(void *parsed);
 int fs_scope_init(void);
 void fs_scope_exit(void);
+const char *fs_unescape_path(const char *text, size_t len, char *out);
+size_t fs_escape_path(const char *path, char *buf, size_t size);
+size_t fs_escaped_length(const char *path);
+
+/* exempt.c: at most FS_EXEMPT_MAX fs/exempt cgroups, paths of 255 bytes */
+#define FS_EXEMPT_MAX		16
+
+DECLARE_STATIC_KEY_FALSE(fs_exempt_used);
+const char *fs_exempt_current(void);
+ssize_t fs_exempt_show(char *buf);
+int fs_exempt_parse(const char *text, size_t len, bool at_load,
+		    void **parsed);
+void fs_exempt_apply(void *parsed, bool at_load);
+void fs_exempt_release(void *parsed);
+void fs_exempt_exit(void);
 
 /* counters.c: a row per operation, a column per outcome */
 extern struct utf8guard_kit_stats fs_stats;
 void fs_count(enum fs_op op, const struct utf8guard_report *violation,
 	      bool refused);
+void fs_count_exempted(enum fs_op op);
 
 /* The six probes on security_inode_*(), in order. */
 enum fs_probe {

@@ -26,7 +26,7 @@ static int __init utf8guard_fs_init(void)
 	ret = fs_scope_init();
 	if (ret)
 		goto counters_exit;
-	/* A bad mounts= comes after fstypes=: free what was applied. */
+	/* A bad mounts= or exempt= comes after others: free what was applied. */
 	ret = fs_settings_init();
 	if (ret)
 		goto settings_exit;
@@ -52,6 +52,7 @@ probes_exit:
 	fs_probes_exit();
 settings_exit:
 	fs_settings_exit();
+	fs_exempt_exit();
 	fs_scope_exit();
 counters_exit:
 	utf8guard_kit_stats_destroy(&fs_stats);
@@ -64,6 +65,7 @@ static void __exit utf8guard_fs_exit(void)
 	fs_idle_exit();
 	fs_probes_exit();
 	fs_settings_exit();
+	fs_exempt_exit();
 	fs_scope_exit();
 	utf8guard_kit_stats_destroy(&fs_stats);
 	pr_info("unloaded: new names are no longer checked\n");

@@ -222,7 +222,7 @@ unsigned int fs_probes_count(void)
 u64 fs_probes_missed(void)
 {
 	u64 sum = fs_module_probes_missed() + fs_overlay_missed() +
-		  fs_after_lock_missed();
+		  fs_after_lock_missed() + fs_scope_missed();
 	unsigned int k;
 
 	for (k = 0; k < FS_PROBE_COUNT; k++)
@@ -300,7 +300,7 @@ static void report_health(unsigned int unhooked, unsigned long which,
 		last_unhooked = unhooked;
 	}
 	if (missed != last_missed) {
-		pr_warn("%llu probe hits missed (another probe was running on that CPU, too many overlayfs operations at once, or an overlayfs copy-up begun while the probes were disarmed): hooked operations not checked, or overlayfs copy-ups checked as new names\n",
+		pr_warn("%llu probe hits missed (another probe was running on that CPU, too many overlayfs operations at once, an overlayfs copy-up begun while the probes were disarmed, or an unmount fs/mounts did not see): hooked operations not checked, overlayfs copy-ups checked as new names, or an fs/mounts entry kept\n",
 			missed - last_missed);
 		last_missed = missed;
 	}

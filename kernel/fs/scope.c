@@ -218,6 +218,27 @@ static struct kprobe shutdown_probe = {
 	.pre_handler = pre_shutdown,
 };
 
+/**
+ * fs_scope_missed() - hits of the unmount probe the kernel skipped
+ *
+ * Each is a superblock shut down while another kprobe ran on its CPU: an
+ * fs/mounts entry of it stays (matched by device and type, never again
+ * by a superblock that is not of the same device and type).  Summed in
+ * fs/missed (fs_probes_missed()); logged the first time it is not 0.
+ *
+ * Context: any.
+ * Return: the probe's nmissed.
+ */
+u64 fs_scope_missed(void)
+{
+	u64 missed = READ_ONCE(shutdown_probe.nmissed);
+
+	if (missed)
+		pr_warn_once("%llu unmount(s) missed by the probe on generic_shutdown_super: an fs/mounts entry may outlive its filesystem (counted in fs/missed)\n",
+			     missed);
+	return missed;
+}
+
 /* What a write makes of each slot, built by parse, installed by apply. */
 struct scope_write {
 	struct fs_scope_entry *old[FS_SCOPE_MAX];
@@ -226,11 +247,17 @@ struct scope_write {
 	unsigned int held_count;
 };
 
-/*
- * Undo the \ooo escapes of @len bytes at @text into @out (room for
- * FS_SCOPE_PATH_MAX bytes and a NUL).  Return NULL, or why not.
+/**
+ * fs_unescape_path() - undo the \ooo escapes of a written path
+ * @text: the path as written, \ooo (octal) for the bytes a line cannot hold
+ * @len: its length
+ * @out: room for FS_SCOPE_PATH_MAX bytes and a NUL
+ *
+ * For fs/mounts and fs/exempt.
+ *
+ * Return: NULL, or why not.
  */
-static const char *unescape_path(const char *text, size_t len, char *out)
+const char *fs_unescape_path(const char *text, size_t len, char *out)
 {
 	size_t k, n = 0;
 
@@ -257,8 +284,17 @@ static const char *unescape_path(const char *text, size_t len, char *out)
 	return NULL;
 }
 
-/* Write @path into @buf with \ooo for the bytes a line cannot hold. */
-static size_t escape_path(const char *path, char *buf, size_t size)
+/**
+ * fs_escape_path() - write a path as fs/mounts and fs/exempt show it
+ * @path: a NUL-terminated path
+ * @buf: where to write it
+ * @size: room at @buf
+ *
+ * Bytes up to the space, the backslash and DEL are written \ooo (octal).
+ *
+ * Return: the number of bytes written, without the NUL.
+ */
+size_t fs_escape_path(const char *path, char *buf, size_t size)
 {
 	size_t n = 0;
 
@@ -395,7 +431,7 @@ static const char *parse_line(const char *line, size_t len,
 	if (!entry)
 		return "out of memory";
 	path = entry->path;
-	why = unescape_path(line, plen, path);
+	why = fs_unescape_path(line, plen, path);
 	if (!why && path[0] != '/')
 		why = "the path is not absolute";
 	if (why)
@@ -481,19 +517,31 @@ refuse:
 	return why;
 }
 
+/**
+ * fs_escaped_length() - the length fs_escape_path() writes @path in
+ * @path: a path, unescaped
+ *
+ * Return: its length once escaped.
+ */
+size_t fs_escaped_length(const char *path)
+{
+	size_t n = 0;
+
+	for (; *path; path++) {
+		unsigned char c = *path;
+
+		n += c <= ' ' || c == '\\' || c == 0x7f ? 4 : 1;
+	}
+	return n;
+}
+
 /* The length of @entry's line in the listing (fs_scope_show()). */
 static size_t line_length(const struct fs_scope_entry *entry)
 {
 	char words[UTF8GUARD_POLICY_TEXT_MAX];
-	const char *c;
-	size_t n = 0;
 
-	for (c = entry->path; *c; c++) {
-		unsigned char b = *c;
-
-		n += b <= ' ' || b == '\\' || b == 0x7f ? 4 : 1;
-	}
-	return n + 1 + strlen(entry_words(entry, words, sizeof(words))) + 1;
+	return fs_escaped_length(entry->path) + 1 +
+	       strlen(entry_words(entry, words, sizeof(words))) + 1;
 }
 
 /* Whether the listing of @w's entries fits in a sysfs page. */
@@ -663,7 +711,7 @@ ssize_t fs_scope_show(char *buf)
 		entry = rcu_dereference(slots[k]);
 		if (!entry)
 			continue;
-		n += escape_path(entry->path, buf + n, PAGE_SIZE - n);
+		n += fs_escape_path(entry->path, buf + n, PAGE_SIZE - n);
 		n += scnprintf(buf + n, PAGE_SIZE - n, " %s\n",
 			       entry_words(entry, words, sizeof(words)));
 	}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Settings of utf8guard_fs.ko: fs/enabled, fs/fstypes,
- * fs/check_symlink_target and fs/mounts (its entries are scope.c's).
+ * fs/check_symlink_target, fs/mounts (its entries are scope.c's) and
+ * fs/exempt (exempt.c's).
  *
  * The probe handlers read them locklessly: the two flags with READ_ONCE(),
  * the fstypes list under RCU (it is replaced whole and freed after a grace
@@ -53,6 +54,10 @@ static struct utf8guard_kit_file files[FS_SETTING_COUNT] = {
 				.parse = fs_scope_parse,
 				.apply = fs_scope_apply,
 				.release = fs_scope_release },
+	[FS_SETTING_EXEMPT] = { .name = "exempt", .show = fs_exempt_show,
+				.parse = fs_exempt_parse,
+				.apply = fs_exempt_apply,
+				.release = fs_exempt_release },
 };
 
 UTF8GUARD_KIT_FILE_PARAM(enabled, files[FS_SETTING_ENABLED], bool,
@@ -65,8 +70,13 @@ UTF8GUARD_KIT_FILE_PARAM(check_symlink_target,
 
 UTF8GUARD_KIT_FILE_PARAM(mounts, files[FS_SETTING_MOUNTS], charp,
 			 "Per-filesystem policies, \"PATH POLICY\" lines (default none); later: fs/mounts");
+UTF8GUARD_KIT_FILE_PARAM(exempt, files[FS_SETTING_EXEMPT], charp,
+			 "Exempt cgroups (v2 paths), one a line (default none); later: fs/exempt");
 
-/* fs/enabled, fs/fstypes, fs/check_symlink_target, fs/mounts, in order. */
+/*
+ * fs/enabled, fs/fstypes, fs/check_symlink_target, fs/mounts, fs/exempt,
+ * in order.
+ */
 struct utf8guard_kit_settings fs_settings = {
 	.files = files,
 	.count = FS_SETTING_COUNT,

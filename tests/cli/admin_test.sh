@@ -131,6 +131,48 @@ expect_eq "set fs.mount / reads it back" "fs.mount / = strict bidi" "$out"
 out=$("$cli" set fs.mount / - 2>&1)
 expect_eq "set fs.mount / - wrote the removal" "/ -" "$(cat "$fake/fs/mounts")"
 printf '' >"$fake/fs/mounts"
+# fs.exempt CGROUP [-]...: checked against the cgroup v2 mount
+# (UTF8GUARD_CGROUP2 here), written in one go.
+export UTF8GUARD_CGROUP2=$work/cgroup2
+mkdir -p "$UTF8GUARD_CGROUP2/system.slice/restore.service" "$UTF8GUARD_CGROUP2/sp ace"
+touch "$UTF8GUARD_CGROUP2/cgroup.procs"
+before=$(snapshot)
+sixteen=()
+for k in $(seq 1 17); do sixteen+=("/c$k" -); done
+while IFS='|' read -r value want; do
+	# shellcheck disable=SC2086
+	out=$("$cli" set fs.exempt $value 2>&1)
+	expect_eq "set fs.exempt '$value' exits 2" 2 "$?"
+	expect_match "set fs.exempt '$value' says why" "$want" "$out"
+done <<'ROWS'
+/nonexistent-utf8guard|invalid fs.exempt: no cgroup '/nonexistent-utf8guard' \(.*/cgroup2/nonexistent-utf8guard: No such file or directory\)
+relative|invalid fs.exempt: 'relative' is not an absolute path
+/|invalid fs.exempt: '/' is the root cgroup: it would exempt every task
+//|invalid fs.exempt: '//' is the root cgroup
+/cgroup.procs|invalid fs.exempt: '/cgroup.procs' is not a cgroup \(.*/cgroup2/cgroup.procs is a file\)
+/system.slice /nonexistent-utf8guard|no cgroup '/nonexistent-utf8guard'
+|expected fs.exempt CGROUP
+ROWS
+out=$("$cli" set fs.exempt "/$(printf '%0300d' 0)" 2>&1)
+expect_match "set fs.exempt: a path too long" "path longer than 255 bytes" "$out"
+out=$("$cli" set fs.exempt "${sixteen[@]}" 2>&1)
+expect_match "set fs.exempt: 17 cgroups" "more than 16 fs.exempt cgroups" "$out"
+expect_eq "refused fs.exempt sets wrote nothing" "$before" "$(snapshot)"
+out=$("$cli" set fs.exempt /system.slice/restore.service 2>&1)
+expect_eq "set fs.exempt CGROUP exits 0" 0 "$?"
+expect_eq "set fs.exempt wrote the line" /system.slice/restore.service "$(cat "$fake/fs/exempt")"
+expect_eq "set fs.exempt reads the list back" "fs.exempt = /system.slice/restore.service" "$out"
+out=$("$cli" set fs.exempt /system.slice/restore.service - "/sp ace" /gone-already - 2>&1)
+expect_eq "set fs.exempt with removals exits 0" 0 "$?"
+expect_eq "set fs.exempt: one write, removals, an escaped blank" '/system.slice/restore.service -
+/sp\040ace
+/gone-already -' "$(cat "$fake/fs/exempt")"
+printf '/a\n/b\n' >"$fake/fs/exempt"
+expect_match "status: the exemptions" "^  exempt: /a, /b$" "$("$cli" status)"
+expect_eq "status --json: the exemptions" "['/a', '/b']" \
+	"$("$py" -c 'import json,sys; print(json.loads(sys.argv[1])["fs"]["exempt"])' "$("$cli" status --json)")"
+printf '' >"$fake/fs/exempt"
+expect_match "status: no exemption" "^  exempt: \(none\)$" "$("$cli" status)"
 before=$(snapshot)
 # errno -> sentence
 echo 1 >"$fake/locked"
@@ -155,6 +197,7 @@ expect_eq "status exits 0 when healthy" 0 "$?"
 expect_match "status: version, mode, policy" "^utf8guard 0.1.0: loaded, mode enforce, policy strict path-tricks, unlocked" "$out"
 expect_match "status: validator and Unicode version" "^  validator avx2 \\(of: scalar sse4\\.1 \\[avx2\\]\\), Unicode 15\\.0\\.0$" "$out"
 expect_match "status: fs hook settings" "settings: enabled 1, fstypes \\*, check_symlink_target 1" "$out"
+expect_match "status: fs counters, exempted too" "^  counters: checked [0-9]+, rejected [0-9]+, audited [0-9]+, exempted [0-9]+$" "$(grep -A4 '^filesystem hook' <<<"$out" | grep counters)"
 expect_match "status: net hook settings" "settings: enabled 1, ports \\(empty\\), forward 0" "$out"
 json=$("$cli" status --json)
 expect_eq "status --json parses" "" "$(json_ok "$json")"
@@ -280,6 +323,12 @@ printf 'fs.mount = / strict path-tricks\nfs.mount = /proc off\n' >"$conf/mounts"
 expect_eq "apply fs.mount: one write of every line" "/ strict path-tricks
 /proc off" "$(cat "$fake/fs/mounts")"
 printf '' >"$fake/fs/mounts"
+# fs.exempt lines: one write of fs/exempt, all of them.
+printf 'fs.exempt = /system.slice/restore.service\nfs.exempt = /sp ace\n' >"$conf/exempt"
+"$cli" apply "$conf/exempt" >/dev/null
+expect_eq "apply fs.exempt: one write of every line" '/system.slice/restore.service
+/sp\040ace' "$(cat "$fake/fs/exempt")"
+printf '' >"$fake/fs/exempt"
 
 "$here/fake-sysfs.sh" "$fake" fs net
 before=$(snapshot)
@@ -335,6 +384,10 @@ bad 2 'fs.mount = / strict\nfs.mount = / bidi\n' "duplicate fs.mount for '/' \\(
 bad 1 'fs.mount = /etc strict\n' "'/etc' is not a mount point"
 bad 1 'fs.mount = / strict nope\n' "unknown class: 'nope'"
 bad 1 'fs.mount = /\n' "bad value for fs.mount: no value"
+bad 2 'fs.exempt = /sp ace\nfs.exempt = /sp ace\n' "duplicate fs.exempt for '/sp ace' \\(already on line 1\\)"
+bad 1 'fs.exempt = /nonexistent-utf8guard\n' "bad value for fs.exempt: no cgroup '/nonexistent-utf8guard'"
+bad 1 'fs.exempt = /\n' "the root cgroup"
+bad 1 'fs.exempt = system.slice\n' "is not an absolute path"
 expect_match "at least 30 malformed config files" '^([3-9][0-9]|[1-9][0-9][0-9])$' "$n"
 # Several wrong lines: every one reported.
 printf 'mode = x\npolicy = y\nfs.enabled = z\n' >"$conf/three"

@@ -31,7 +31,7 @@ sed -n 's|^What:[[:space:]]*/sys/kernel/utf8guard/||p' "${docs[@]}" |
 		*/forward) value=0 ;;
 		*/action) value=drop ;;
 		*/fstypes) value='*' ;;
-		*/ports | */mounts) value='' ;;
+		*/ports | */mounts | */exempt) value='' ;;
 		*/flows_max) value=16384 ;;
 		*/reset) value='' ;;
 		*)

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # /utf8guard/run.sh on a Debian kernel of the matrix: the filesystem hook
-# suite with its btrfs, overlayfs, ocfs2, bcachefs and scope (fs/mounts)
-# suites, the netfilter hook
+# suite with its btrfs, overlayfs, ocfs2, bcachefs, scope (fs/mounts) and
+# exemption (fs/exempt) suites, the netfilter hook
 # suite, the TCP fuzzer's round (NF_FUZZ_SEED from the kernel command
 # line, if given), the audit records' suite, utf8guardctl's admin suite (the CLI
 # and modules as make install put them), then the integration suite (which ends
@@ -36,6 +36,7 @@ run fs-ocfs2 $tools/fs_ocfs2_test.sh $mods $tools
 run fs-bcachefs $tools/fs_bcachefs_test.sh $mods $tools
 run fs-held $tools/fs_lock_test.sh $mods $tools
 run fs-scope $tools/fs_scope_test.sh $mods $tools
+run fs-exempt $tools/fs_exempt_test.sh $mods $tools
 run nf $tools/nf_hook_test.sh $mods $tools
 run tcp-fuzz $tools/tcp_fuzz_test.sh $mods $tools
 run audit $tools/audit_test.sh $mods $tools
@@ -43,4 +44,5 @@ run cli-admin $tools/cli_admin_test.sh $mods
 run integration $tools/integration_test.sh $mods $tools
 run fs-locked $tools/fs_hook_test.sh --after-lock $mods $tools
 run fs-scope-locked $tools/fs_scope_test.sh --after-lock $mods $tools
+run fs-exempt-locked $tools/fs_exempt_test.sh --after-lock $mods $tools
 exit $status

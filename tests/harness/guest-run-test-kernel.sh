@@ -4,7 +4,7 @@
 # kmemleak): the KUnit suites as modules, the filesystem hook suite with
 # the stress on tmpfs, its btrfs, ocfs2 and bcachefs suites, the held
 # renames and links (fs_lock_test.sh), the per-filesystem policies
-# (fs_scope_test.sh),
+# (fs_scope_test.sh), the exemptions by cgroup (fs_exempt_test.sh),
 # then the integration suite (which ends by locking, pinning utf8guard.ko
 # until reboot), then the fs hook's checks under that lock.  VM 2 runs
 # guest-run-test-kernel-2.sh at the same time.
@@ -60,10 +60,15 @@ timed fs-held
 # fs/mounts: a policy per filesystem, its stress under KASAN.
 sh /utf8guard/tools/fs_scope_test.sh $mods /utf8guard/tools || status=1
 timed fs-scope
+# fs/exempt: exemptions by cgroup, its stress under KASAN.
+sh /utf8guard/tools/fs_exempt_test.sh $mods /utf8guard/tools || status=1
+timed fs-exempt
 sh /utf8guard/tools/integration_test.sh $mods /utf8guard/tools || status=1
 timed integration
 sh /utf8guard/tools/fs_hook_test.sh --after-lock $mods /utf8guard/tools || status=1
 timed fs-locked
 sh /utf8guard/tools/fs_scope_test.sh --after-lock $mods /utf8guard/tools || status=1
 timed fs-scope-locked
+sh /utf8guard/tools/fs_exempt_test.sh --after-lock $mods /utf8guard/tools || status=1
+timed fs-exempt-locked
 exit $status

@@ -119,6 +119,7 @@ prepare() {
 	"${guest_cc[@]}" -D_GNU_SOURCE -pthread -o "$out/holdlock" "$top/tests/fs/holdlock.c"
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/scope_stress" "$top/tests/fs/scope_stress.c"
 	"${guest_cc[@]}" -D_GNU_SOURCE -pthread -o "$out/dirhold" "$top/tests/fs/dirhold.c"
+	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/exempt_stress" "$top/tests/fs/exempt_stress.c"
 	"${guest_cc[@]}" -o "$out/audit_listen" "$top/tests/module/audit_listen.c"
 	"$top/tests/net/build-net-tools.sh" "$out"
 
@@ -175,7 +176,7 @@ prepare() {
 	while IFS= read -r ko; do
 		files+=(--file "$ko:/utf8guard/modules/")
 	done < <(find "$mods" -name '*.ko' | sort)
-	for tool in guest_write fs_op fs_stress ovl_stall holdlock scope_stress dirhold net_op audit_listen; do
+	for tool in guest_write fs_op fs_stress ovl_stall holdlock scope_stress dirhold exempt_stress net_op audit_listen; do
 		files+=(--file "$out/$tool:/utf8guard/tools/")
 	done
 	files+=(--file "$out/tcp_fuzz:/utf8guard/tools/")
@@ -189,6 +190,7 @@ prepare() {
 		--file "$top/tests/fs/fs_bcachefs_test.sh:/utf8guard/tools/"
 		--file "$top/tests/fs/fs_lock_test.sh:/utf8guard/tools/"
 		--file "$top/tests/fs/fs_scope_test.sh:/utf8guard/tools/"
+		--file "$top/tests/fs/fs_exempt_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/nf_hook_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/nf_race_test.sh:/utf8guard/tools/"
 		--file "$top/tests/net/tcp_fuzz_test.sh:/utf8guard/tools/"

@@ -38,7 +38,7 @@ rm -rf "$work"
 mkdir -p "$work"
 
 # The keys of `utf8guardctl set` and the commands of issue 6.
-KEYS="mode policy validator fs.enabled fs.fstypes fs.check_symlink_target fs.mount net.enabled net.ports net.forward net.action"
+KEYS="mode policy validator fs.enabled fs.fstypes fs.check_symlink_target fs.mount fs.exempt net.enabled net.ports net.forward net.action"
 COMMANDS="load unload status set stats check scan apply"
 
 # A copy of the tree (tracked and new files, as in the working tree), so
@@ -271,6 +271,19 @@ mounts=$(bash_complete utf8guardctl set fs.mount '')
 expect_match "completion: 'utf8guardctl set fs.mount ' offers the mount point /" '^/$' "$mounts"
 expect_eq "completion: 'utf8guardctl set fs.mount / ': the classes, none, off and -" \
 	"$(words $classes none off -)" "$(bash_complete utf8guardctl set fs.mount / '')"
+# fs.exempt: the cgroup v2 mount's directories, one level at a time, and
+# - after a cgroup.
+mkdir -p "$work/cgroup2/system.slice/restore.service" "$work/cgroup2/backup.slice"
+touch "$work/cgroup2/cgroup.procs"
+expect_eq "completion: 'utf8guardctl set fs.exempt ': the top cgroups" \
+	"$(words /backup.slice /system.slice)" \
+	"$(UTF8GUARD_CGROUP2=$work/cgroup2 bash_complete utf8guardctl set fs.exempt '')"
+expect_eq "completion: 'utf8guardctl set fs.exempt /system.slice/'" \
+	/system.slice/restore.service \
+	"$(UTF8GUARD_CGROUP2=$work/cgroup2 bash_complete utf8guardctl set fs.exempt /system.slice/)"
+expect_eq "completion: 'utf8guardctl set fs.exempt /backup.slice ': cgroups and -" \
+	"$(words /backup.slice /system.slice -)" \
+	"$(UTF8GUARD_CGROUP2=$work/cgroup2 bash_complete utf8guardctl set fs.exempt /backup.slice '')"
 expect_eq "completion: 'utf8guardctl load --mode '" "$(words off audit enforce)" \
 	"$(bash_complete utf8guardctl load --mode '')"
 expect_eq "completion: 'utf8guardctl check --policy strict,p'" strict,path-tricks \

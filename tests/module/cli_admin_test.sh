@@ -93,7 +93,7 @@ expect_match "stats: fs mkdir rejected 1" "^fs/stats/mkdir/rejected +1$" "$(echo
 expect_match "stats: fs mkdir checked 2" "^fs/stats/mkdir/checked +2$" "$(echo "$out" | grep '^fs/stats/mkdir/checked')"
 expect_match "stats: global overlong 1" "^stats/overlong +1$" "$(echo "$out" | grep '^stats/overlong')"
 out=$($cli stats --json)
-expect_match "stats --json: fs mkdir" '"mkdir":\{"audited":0,"checked":2,"rejected":1\}' "$out"
+expect_match "stats --json: fs mkdir" '"mkdir":\{"audited":0,"checked":2,"exempted":0,"rejected":1\}' "$out"
 out=$($cli stats --prometheus)
 expect_match "prometheus: mkdir rejected" '^utf8guard_fs_operation_rejected_total\{operation="mkdir"\} 1$' "$(echo "$out" | grep 'rejected_total{operation="mkdir"}')"
 expect_match "prometheus: overlong" '^utf8guard_violations_total\{reason="overlong"\} 1$' "$(echo "$out" | grep 'violations_total{reason="overlong"}')"
