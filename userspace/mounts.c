@@ -202,7 +202,7 @@ static bool parse_entry(char *line, struct fs_mount_entry *entry)
 	if (!words)
 		return false;
 	*words++ = '\0';
-	unescape(line);
+	fs_path_unescape(line);
 	if (line[0] != '/' || strlen(line) > FS_MOUNT_PATH_MAX ||
 	    strlen(words) >= sizeof(entry->words))
 		return false;
@@ -283,7 +283,7 @@ bool fs_mount_describe(const struct fs_mount_entry *entry, char *type,
 			field[k] = strtok(NULL, " ");
 		if (!field[4] || strcmp(field[2], want))
 			continue;
-		unescape(field[4]);
+		fs_path_unescape(field[4]);
 		exact = !strcmp(field[4], real);
 		if (found && !exact)
 			continue;
@@ -292,7 +292,7 @@ bool fs_mount_describe(const struct fs_mount_entry *entry, char *type,
 		snprintf(type, type_size, "%s", field[0] ? field[0] : "");
 		snprintf(source, source_size, "%s", field[1] ? field[1] : "");
 		if (field[1])
-			unescape(source);
+			fs_path_unescape(source);
 		found = true;
 		if (exact)
 			break;
