@@ -31,6 +31,7 @@
 #include <linux/cgroup.h>
 #include <linux/err.h>
 #include <linux/jump_label.h>
+#include <linux/nsproxy.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -82,9 +83,22 @@ const char *fs_exempt_current(void)
 	if (!list)
 		return NULL;
 	cgrp = task_dfl_cgroup(current);
-	for (k = 0; k < list->count; k++)
-		if (cgroup_is_descendant(cgrp, list->entries[k].cgrp))
-			return list->entries[k].path;
+	for (k = 0; k < list->count; k++) {
+		if (!cgroup_is_descendant(cgrp, list->entries[k].cgrp))
+			continue;
+		/*
+		 * The lock freezes the list, not who is in its cgroups: root
+		 * joins one (or makes a child of one) with a cgroup write.  So
+		 * that a locked guard stays on, exemptions end at the lock
+		 * (review round 18).
+		 */
+		if (utf8guard_locked()) {
+			pr_notice_once("fs/exempt: locked: %s exempts no task any more\n",
+				       list->entries[k].path);
+			return NULL;
+		}
+		return list->entries[k].path;
+	}
 	return NULL;
 }
 
@@ -156,11 +170,14 @@ static const char *no_cgroup(long err)
 
 /*
  * Parse one line "PATH" or "PATH -" of @len bytes into @list.
- * @touched: the cgroups this write named so far, @touched_count of them.
+ * @old: the entries before the write (a removal of one whose cgroup went
+ * succeeds).  @touched: the cgroups this write named so far,
+ * @touched_count of them.
  * Return NULL, or why not.
  */
 static const char *parse_line(const char *line, size_t len,
 			      struct fs_exempt_list *list,
+			      const struct fs_exempt_list *old,
 			      struct cgroup **touched,
 			      unsigned int *touched_count)
 {
@@ -207,6 +224,12 @@ static const char *parse_line(const char *line, size_t len,
 		slot = find_entry(list, cgrp, path);
 		if (cgrp)
 			cgroup_put(cgrp);
+		/*
+		 * Its cgroup removed (a unit's ExecStopPost= after the unit's
+		 * cgroup went, or was made again): the entry is gone already.
+		 */
+		if (slot < 0 && find_entry(old, NULL, path) >= 0)
+			return NULL;
 		if (slot < 0)
 			return "no entry for this cgroup";
 		/* Compared only: touched holds no reference. */
@@ -273,12 +296,14 @@ int fs_exempt_parse(const char *text, size_t len, bool at_load, void **parsed)
 {
 	struct cgroup *touched[FS_EXEMPT_MAX];
 	unsigned int touched_count = 0, lines = 0;
+	const struct fs_exempt_list *old;
 	struct fs_exempt_list *list;
 	const char *why = NULL;
 	size_t pos, end;
 
-	list = copy_live(rcu_dereference_protected(exempt_list,
-						   lockdep_is_held(&fs_settings.lock)));
+	old = rcu_dereference_protected(exempt_list,
+					lockdep_is_held(&fs_settings.lock));
+	list = copy_live(old);
 	if (!list)
 		return -ENOMEM;
 	for (pos = 0; pos < len; pos = end + 1) {
@@ -287,8 +312,15 @@ int fs_exempt_parse(const char *text, size_t len, bool at_load, void **parsed)
 			end++;
 		lines += end > pos;
 	}
+	/*
+	 * Paths resolve from the writer's cgroup namespace root, but are
+	 * listed and removed as written: from another namespace, "/a" would
+	 * name another cgroup than the host's "/a" (review round 18).
+	 */
+	if (current->nsproxy->cgroup_ns != init_task.nsproxy->cgroup_ns)
+		why = "written from a cgroup namespace of its own: write it from the host's";
 	/* As fs/mounts: sysfs may have cut a write of a page. */
-	if (len >= PAGE_SIZE)
+	else if (len >= PAGE_SIZE)
 		why = "longer than 4095 bytes";
 	else if (memchr(text, '\0', len))
 		why = "a NUL byte in the write";
@@ -299,10 +331,20 @@ int fs_exempt_parse(const char *text, size_t len, bool at_load, void **parsed)
 		end = pos;
 		while (end < len && text[end] != '\n')
 			end++;
-		if (end > pos) {
-			lines++;
-			why = parse_line(text + pos, end - pos, list, touched,
-					 &touched_count);
+		if (end == pos)
+			continue;
+		lines++;
+		why = parse_line(text + pos, end - pos, list, old, touched,
+				 &touched_count);
+		/*
+		 * At load the cgroup may not exist yet (a unit not started,
+		 * cgroup2 not mounted): skip the line, loudly, rather than
+		 * leave every filesystem unchecked by refusing the load.
+		 */
+		if (why && at_load && !strncmp(why, "no such cgroup", 14)) {
+			pr_warn("module parameter exempt=: line %u: %s: not applied; write it to fs/exempt once the cgroup exists\n",
+				lines, why);
+			why = NULL;
 		}
 	}
 	if (!why && !lines)

@@ -23,7 +23,7 @@
 # once /sys/kernel/utf8guard/locked is 1: fs/exempt writes fail with
 # EPERM and change nothing.
 #
-# TOOLDIR holds fs_op, guest_write and exempt_stress.  EXEMPT_STRESS_ITER
+# TOOLDIR holds fs_op, guest_write, exempt_stress and in_cgroupns.  EXEMPT_STRESS_ITER
 # (default 1000): creates per creator.
 set -u
 after_lock=
@@ -83,6 +83,20 @@ if [ -n "$after_lock" ]; then
 		"$(exempt_write /nonexistent)"
 	expect_eq "locked: entries unchanged" "$before" "$(cat $fs/exempt)"
 	rmdir $cg/locked-ex
+	# fs_hook_test.sh --after-lock loaded the module with an entry; the
+	# lock ends what it exempts: root could join the cgroup otherwise.
+	expect_eq "locked: the entry given at load" /locked-exempt "$before"
+	mkdir -p /mnt/exempt
+	mount -t tmpfs tmpfs /mnt/exempt
+	exempted0=$(counter exempted)
+	mark
+	expect_eq "locked: a task in the exempt cgroup refused" EILSEQ \
+		"$(try /locked-exempt create "$(bad)")"
+	expect_eq "locked: nothing exempted" "$exempted0" "$(counter exempted)"
+	expect_match "locked: logged" \
+		'fs/exempt: locked: /locked-exempt exempts no task any more' \
+		"$(log_since)"
+	umount /mnt/exempt
 	finish_tests
 	exit
 fi
@@ -268,6 +282,18 @@ expect_eq "bad write (a NUL in the path): EINVAL" EINVAL \
 expect_eq "bad write (a NUL in the path): unchanged" "$before" "$(cat $fs/exempt)"
 expect_match "bad write (a NUL in the path): logged" \
 	"fs/exempt write refused: a NUL byte" "$(log_since)"
+# From a cgroup namespace of its own (a container's), "/child" would be
+# resolved below the namespace's root but listed and removed as the
+# host's "/child" (review round 18): refused.
+sleep 0.6
+mark
+expect_eq "bad write (from a cgroup namespace of its own): EINVAL" EINVAL \
+	"$(run_in /ex "$tools/in_cgroupns" "$gw" $fs/exempt "$(hex /child)")"
+expect_eq "bad write (from a cgroup namespace of its own): unchanged" \
+	"$before" "$(cat $fs/exempt)"
+expect_match "bad write (from a cgroup namespace of its own): logged" \
+	"fs/exempt write refused: written from a cgroup namespace of its own" \
+	"$(log_since)"
 mark
 expect_eq "bad write (empty line): EINVAL" EINVAL "$(w $fs/exempt 0a)"
 expect_eq "bad write (empty line): unchanged" "$before" "$(cat $fs/exempt)"
@@ -296,6 +322,13 @@ expect_eq "in /gone: made" ok "$(try /gone create "$(bad)")"
 rmdir $cg/gone
 expect_eq "removed cgroup: no longer listed" /ex/ "$(cat $fs/exempt)"
 expect_eq "removed cgroup: /ex still exempt" ok "$(try /ex create "$(bad)")"
+# A unit's ExecStopPost= removal once its cgroup went: nothing to remove,
+# and no error to fail the unit's stop (review round 18).
+mkdir -p $cg/stopped
+expect_eq "entry /stopped" ok "$(exempt_write /stopped)"
+rmdir $cg/stopped
+expect_eq "its cgroup removed: PATH - still ok" ok "$(exempt_write '/stopped -')"
+expect_eq "its entry gone" /ex/ "$(cat $fs/exempt)"
 sleep 0.6
 mark
 expect_eq "removed cgroup: a write still works" ok "$(exempt_write /other)"
@@ -355,8 +388,20 @@ expect_eq "stress: the entry list after" /ex/ "$(cat $fs/exempt)"
 # --- unload with an entry, the module parameter -------------------------------------------
 expect_eq "entry before unload" ok "$(exempt_write /ex)"
 expect_status "rmmod utf8guard_fs with an entry" 0 rmmod utf8guard_fs
-expect_failure "exempt= with no such cgroup" \
+# A cgroup that does not exist yet (a unit not started, cgroup2 not
+# mounted at modprobe): the line is left out, loudly, the module loads
+# (review round 18); a path that cannot be a cgroup refuses the load.
+expect_failure "exempt= with a relative path" \
+	insmod "$mods/utf8guard_fs.ko" 'exempt=ex'
+mark
+expect_status "exempt= with no such cgroup: loads" 0 \
 	insmod "$mods/utf8guard_fs.ko" 'exempt=/nonexistent'
+expect_eq "exempt= no such cgroup: no entry" "" "$(cat $fs/exempt)"
+expect_match "exempt= no such cgroup: logged" \
+	'exempt=: line 1: no such cgroup: not applied' "$(log_since)"
+expect_eq "exempt= no such cgroup: checked as before" EILSEQ \
+	"$(try /ex create "$(bad)")"
+expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
 expect_status "insmod with exempt=" 0 \
 	insmod "$mods/utf8guard_fs.ko" 'exempt=/ex/child'
 expect_eq "exempt= listed" /ex/child "$(cat $fs/exempt)"
