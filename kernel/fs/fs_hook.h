@@ -2,8 +2,9 @@
 /*
  * utf8guard_fs.ko internals: the filesystem name-validation hook.
  *
- *	probes.c	kprobes on security_inode_*(), self-test
- *	refuse.c	a pre-handler's refusal: the return stub
+ *	probes.c	the hook on security_inode_*() (an ftrace_ops, or
+ *			int3 kprobes), self-test
+ *	refuse.c	a handler's refusal: the return stub
  *	selftest.c	each hooked operation through the VFS, on a canary
  *	module_probes.c	kprobes in filesystem modules while they are loaded
  *	btrfs.c		btrfs subvolume and snapshot names

@@ -1,37 +1,54 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The hook: plain kprobes on the entry of the LSM inode hooks that bring a
- * name into existence.  Why kprobes, and why these functions, is explained
- * in Documentation/filesystem-hook-design.rst; in short:
+ * The hook: one ftrace_ops of our own on the entry of the LSM inode hooks
+ * that bring a name into existence, or an int3 kprobe on one where ftrace
+ * cannot call us.  Why these functions, and why this mechanism, is
+ * explained in Documentation/filesystem-hook-design.rst; in short:
  *
- * - A refusal skips the whole security_inode_*() function: the pre-handler
+ * - A refusal skips the whole security_inode_*() function: the handler
  *   sets the return value to -EILSEQ and the instruction pointer to a
  *   return stub, as arch/x86/lib/error-inject.c does.  In 6.1 and 6.12
  *   these functions do nothing but call the LSMs, so nothing else is
  *   skipped.
- * - Every probe has a post_handler, which does nothing: it keeps an int3
- *   kprobe from being jump-optimized, because an optimized kprobe ignores
- *   the changed instruction pointer (the refusal would fail open), and
- *   puts an ftrace-based one on kprobes' IPMODIFY ftrace_ops (a livepatch
- *   clash fails at registration).  An ftrace-based kprobe calls it after
- *   every pre-handler that lets the call run: 50 to 85 guest instructions a
- *   create (make bench-fs --mechanisms, issue 30).
- * - A kprobe has no instance pool to run out of (a kretprobe has).  Hits
- *   the kernel skips (another kprobe running on that CPU) are counted in
- *   nmissed, summed in fs/missed and logged.
- * - Registration is all or nothing: a missing symbol makes the module
- *   refuse to load.
- * - Root can disarm every kprobe at once (debugfs kprobes/enabled, or
- *   kernel.ftrace_enabled=0 for ftrace-based ones), and a kernel built
- *   with LTO could inline a hooked function into its caller.  A self-test
+ * - The ftrace_ops has SAVE_REGS (ftrace_regs_caller hands it a full
+ *   pt_regs, and returns to its ip with its ax: arch/x86/kernel/
+ *   ftrace_64.S, 6.1 and 6.12) and IPMODIFY: ftrace lets only one such ops
+ *   on a function, so a livepatch of one of them (before us) fails our
+ *   registration and the module refuses to load, or (after us) fails the
+ *   livepatch.  No kprobe layer: about 120 guest instructions less per
+ *   create than an ftrace-based kprobe (make bench-fs --mechanisms).
+ * - Each function is first found by a kprobe registered disabled (kprobes
+ *   looks the symbol up and says whether ftrace calls it there).  Where
+ *   ftrace does not (a kernel built without DYNAMIC_FTRACE_WITH_REGS, or a
+ *   function without an fentry call), that kprobe is kept and enabled: an
+ *   int3 kprobe, with a post_handler that does nothing, which keeps it
+ *   from being jump-optimized (an optimized kprobe ignores the changed
+ *   instruction pointer: the refusal would fail open).  Any ftrace error
+ *   but the IPMODIFY clash leaves all six on kprobes.
+ * - ftrace's recursion lock: a hit from inside another ftrace or kprobe
+ *   handler is not checked, but refused (fail closed) unless the function
+ *   would have let it through anyway, and counted in fs/missed
+ *   (fs_ftrace_entry()).  Hits an int3 kprobe skips (another kprobe
+ *   running on that CPU) are counted in its nmissed, and pass unchecked.
+ *   fs/missed sums both, and the health check logs them.
+ * - Registration is all or nothing: a missing symbol, or an IPMODIFY
+ *   clash, makes the module refuse to load.
+ * - Root can disarm ftrace as a whole (kernel.ftrace_enabled=0) and
+ *   kprobes as a whole (debugfs kprobes/enabled), and a kernel built with
+ *   LTO could inline a hooked function into its caller.  A self-test
  *   (selftest.c) runs each hooked operation through the real vfs_*()
- *   function with a canary dentry that only the handlers recognise;
+ *   function with a canary dentry that only the handlers recognise, and
+ *   calls a function of ours with a kprobe (kprobes_armed()), for the
+ *   probes that are still kprobes (after_lock.c, module_probes.c);
  *   fs/unhooked reports the result, and a periodic health check logs
  *   every change.
+ * - Mode off disarms: the ftrace_ops is unregistered, the kprobes
+ *   disabled (idle.c).
  */
 
 #include <linux/dcache.h>
 #include <linux/fs.h>
+#include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/mutex.h>
 #include <linux/objtool.h>
@@ -85,17 +102,17 @@ static int check_in_dir(enum fs_op op, struct pt_regs *regs)
 						       NULL));
 }
 
-static int pre_create(struct kprobe *p, struct pt_regs *regs)
+static int check_create(struct pt_regs *regs)
 {
 	return check_in_dir(FS_OP_CREATE, regs);
 }
 
-static int pre_mkdir(struct kprobe *p, struct pt_regs *regs)
+static int check_mkdir(struct pt_regs *regs)
 {
 	return check_in_dir(FS_OP_MKDIR, regs);
 }
 
-static int pre_mknod(struct kprobe *p, struct pt_regs *regs)
+static int check_mknod(struct pt_regs *regs)
 {
 	return check_in_dir(FS_OP_MKNOD, regs);
 }
@@ -106,7 +123,7 @@ static int pre_mknod(struct kprobe *p, struct pt_regs *regs)
  * In enforce, a refused link name ends the check; in audit both the name
  * and the target are checked and counted.
  */
-static int pre_symlink(struct kprobe *p, struct pt_regs *regs)
+static int check_symlink(struct pt_regs *regs)
 {
 	struct inode *dir = (struct inode *)regs_get_kernel_argument(regs, 0);
 	struct dentry *dentry =
@@ -125,7 +142,7 @@ static int pre_symlink(struct kprobe *p, struct pt_regs *regs)
  * int security_inode_link(struct dentry *old_dentry, struct inode *dir,
  *			   struct dentry *new_dentry);
  */
-static int pre_link(struct kprobe *p, struct pt_regs *regs)
+static int check_link(struct pt_regs *regs)
 {
 	struct dentry *old_dentry =
 		(struct dentry *)regs_get_kernel_argument(regs, 0);
@@ -150,7 +167,7 @@ static int pre_link(struct kprobe *p, struct pt_regs *regs)
  * (fs_rename_makes_name()).  The caller holds lock_rename(), so the
  * target's state is stable.
  */
-static int pre_rename(struct kprobe *p, struct pt_regs *regs)
+static int check_rename(struct pt_regs *regs)
 {
 	struct inode *old_dir = (struct inode *)regs_get_kernel_argument(regs, 0);
 	struct dentry *old_dentry =
@@ -173,10 +190,51 @@ static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 				fs_rename_makes_name(new_dentry, flags), NULL));
 }
 
-#define PROBE(sym, handler) {					\
+/*
+ * What the hooked function itself lets through without calling any LSM
+ * (it returns 0 for private inodes): a hit ftrace could not hand to its
+ * check (fs_ftrace_entry()) is refused unless it is one of these.
+ * Reads only the arguments: no call, nothing that can be traced.
+ */
+static bool private_call(enum fs_probe probe, struct pt_regs *regs)
+{
+	const struct inode *inode;
+	const struct dentry *dentry;
+
+	switch (probe) {
+	case FS_PROBE_LINK:
+		dentry = (const struct dentry *)regs_get_kernel_argument(regs, 0);
+		return IS_PRIVATE(d_backing_inode(dentry));
+	case FS_PROBE_RENAME:
+		dentry = (const struct dentry *)regs_get_kernel_argument(regs, 1);
+		if (IS_PRIVATE(d_backing_inode(dentry)))
+			return true;
+		dentry = (const struct dentry *)regs_get_kernel_argument(regs, 3);
+		return d_is_positive(dentry) &&
+		       IS_PRIVATE(d_backing_inode(dentry));
+	default:
+		inode = (const struct inode *)regs_get_kernel_argument(regs, 0);
+		return IS_PRIVATE(inode);
+	}
+}
+
+/* Each hook's check, given the registers at the hooked function's entry. */
+static int (*const checks[FS_PROBE_COUNT])(struct pt_regs *regs) = {
+	[FS_PROBE_CREATE] = check_create,
+	[FS_PROBE_MKDIR] = check_mkdir,
+	[FS_PROBE_MKNOD] = check_mknod,
+	[FS_PROBE_SYMLINK] = check_symlink,
+	[FS_PROBE_LINK] = check_link,
+	[FS_PROBE_RENAME] = check_rename,
+};
+
+static int pre_handler(struct kprobe *p, struct pt_regs *regs);
+
+#define PROBE(sym) {						\
 	.symbol_name = sym,					\
-	.pre_handler = handler,					\
-	.post_handler = fs_probe_keep_unoptimized,			\
+	.pre_handler = pre_handler,				\
+	.post_handler = fs_probe_keep_unoptimized,		\
+	.flags = KPROBE_FLAG_DISABLED,				\
 }
 
 /*
@@ -194,14 +252,223 @@ static int pre_rename(struct kprobe *p, struct pt_regs *regs)
 #define FS_PROBE_MKDIR_SYMBOL "security_inode_mkdir"
 #endif
 
+/*
+ * Each function's kprobe: registered disabled at load, to find the
+ * function (and whether ftrace can call us there); kept, and enabled, only
+ * where ftrace cannot: the int3 fallback.
+ */
 static struct kprobe probes[FS_PROBE_COUNT] = {
-	[FS_PROBE_CREATE] = PROBE("security_inode_create", pre_create),
-	[FS_PROBE_MKDIR] = PROBE(FS_PROBE_MKDIR_SYMBOL, pre_mkdir),
-	[FS_PROBE_MKNOD] = PROBE("security_inode_mknod", pre_mknod),
-	[FS_PROBE_SYMLINK] = PROBE("security_inode_symlink", pre_symlink),
-	[FS_PROBE_LINK] = PROBE("security_inode_link", pre_link),
-	[FS_PROBE_RENAME] = PROBE(FS_PROBE_RENAME_SYMBOL, pre_rename),
+	[FS_PROBE_CREATE] = PROBE("security_inode_create"),
+	[FS_PROBE_MKDIR] = PROBE(FS_PROBE_MKDIR_SYMBOL),
+	[FS_PROBE_MKNOD] = PROBE("security_inode_mknod"),
+	[FS_PROBE_SYMLINK] = PROBE("security_inode_symlink"),
+	[FS_PROBE_LINK] = PROBE("security_inode_link"),
+	[FS_PROBE_RENAME] = PROBE(FS_PROBE_RENAME_SYMBOL),
 };
+/* Bits of enum fs_probe: those hooked by a kprobe (registered). */
+static unsigned long on_kprobe;
+
+static int pre_handler(struct kprobe *p, struct pt_regs *regs)
+{
+	return checks[p - probes](regs);
+}
+
+/*
+ * The ftrace hook: one ftrace_ops of our own on every function ftrace can
+ * call us from, SAVE_REGS (a full pt_regs, whose ip ftrace_regs_caller
+ * returns to, and whose ax it restores) and IPMODIFY (ftrace lets only
+ * one such ops on a function: a livepatch there, or here after us, fails
+ * to register).
+ */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+/* Where ftrace calls us from, per function (its kprobe's address); or 0. */
+static unsigned long ftrace_ip[FS_PROBE_COUNT];
+/* Bits of enum fs_probe: those hooked by the ftrace_ops. */
+static unsigned long on_ftrace;
+/* The ops is registered (it is armed unless kernel.ftrace_enabled is 0). */
+static bool ftrace_registered;
+/* Hits ftrace's recursion lock kept from their check (fs/missed). */
+static atomic_long_t ftrace_missed = ATOMIC_LONG_INIT(0);
+
+/*
+ * ftrace runs one callback at a time per task and context: a hooked
+ * function called from inside another ftrace or kprobe handler (a
+ * tracer's, or this one's through what it calls) finds the recursion lock
+ * taken.  kprobes would skip such a hit, unchecked (fail open).  This
+ * hook refuses it instead (-EAGAIN: the name could not be checked, try
+ * again), unless the hooked function would have returned 0 at once for a
+ * private inode (private_call()), and counts it in fs/missed, which the
+ * health check logs.  That is safe: every caller of these functions
+ * handles an error, and the refusal calls nothing that can be traced.
+ * Only a tracer's handler that creates names, which no kernel code does,
+ * could be refused so.
+ */
+static void notrace fs_ftrace_entry(unsigned long ip, unsigned long parent_ip,
+				    struct ftrace_ops *op,
+				    struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	unsigned int k;
+	int bit;
+
+	for (k = 0; k < FS_PROBE_COUNT; k++)
+		if (ip == ftrace_ip[k])
+			break;
+	/* Neither happens: the ops has SAVE_REGS, and only these ips. */
+	if (unlikely(k == FS_PROBE_COUNT || !regs)) {
+		atomic_long_inc(&ftrace_missed);
+		return;
+	}
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (unlikely(bit < 0)) {
+		atomic_long_inc(&ftrace_missed);
+		if (!private_call(k, regs))
+			fs_probe_divert(regs, -EAGAIN);
+		return;
+	}
+	checks[k](regs);
+	ftrace_test_recursion_unlock(bit);
+}
+
+static struct ftrace_ops fs_ftrace_ops = {
+	.func = fs_ftrace_entry,
+	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
+};
+
+static u64 ftrace_hook_missed(void)
+{
+	return atomic_long_read(&ftrace_missed);
+}
+
+/* Register or unregister the ops; an error is returned, not logged. */
+static int ftrace_hook_set_armed(bool armed)
+{
+	int ret;
+
+	if (!on_ftrace || armed == ftrace_registered)
+		return 0;
+	ret = armed ? register_ftrace_function(&fs_ftrace_ops) :
+		      unregister_ftrace_function(&fs_ftrace_ops);
+	if (!ret)
+		ftrace_registered = armed;
+	return ret;
+}
+
+/*
+ * Hook by ftrace every function whose kprobe ftrace would call (it is
+ * ftrace-able): its kprobe, never enabled, is unregistered.  Those left
+ * keep their kprobe (int3).  An IPMODIFY clash fails, and leaves nothing
+ * on ftrace; any other ftrace error leaves every function on its kprobe.
+ */
+static int ftrace_hook_init(void)
+{
+	unsigned int k;
+	int ret;
+
+	for (k = 0; k < FS_PROBE_COUNT; k++) {
+		if (!kprobe_ftrace(&probes[k]))
+			continue;
+		ret = ftrace_set_filter_ip(&fs_ftrace_ops,
+					   (unsigned long)probes[k].addr, 0, 0);
+		if (ret) {
+			pr_notice("%s: ftrace filter error %d: hooked by an int3 kprobe\n",
+				  probes[k].symbol_name, ret);
+			continue;
+		}
+		ftrace_ip[k] = (unsigned long)probes[k].addr;
+		on_ftrace |= BIT(k);
+	}
+	if (!on_ftrace)
+		return 0;
+	ret = ftrace_hook_set_armed(true);
+	if (ret == -EBUSY) {
+		pr_err("cannot hook create mkdir mknod symlink link rename by ftrace: another ftrace user already modifies the instruction pointer of one of them (a livepatch? 'I' in tracing/enabled_functions); not loading\n");
+		goto clear;
+	}
+	if (ret) {
+		pr_notice("cannot register the ftrace hook: error %d; int3 kprobes instead\n",
+			  ret);
+		ret = 0;
+		goto clear;
+	}
+	for (k = 0; k < FS_PROBE_COUNT; k++)
+		if (on_ftrace & BIT(k)) {
+			unregister_kprobe(&probes[k]);
+			on_kprobe &= ~BIT(k);
+		}
+	return 0;
+
+clear:
+	ftrace_free_filter(&fs_ftrace_ops);
+	memset(ftrace_ip, 0, sizeof(ftrace_ip));
+	on_ftrace = 0;
+	return ret;
+}
+
+/* Unregister the ops, if registered; it waits for running callbacks. */
+static void ftrace_hook_exit(void)
+{
+	if (!on_ftrace)
+		return;
+	ftrace_hook_set_armed(false);
+	ftrace_free_filter(&fs_ftrace_ops);
+	on_ftrace = 0;
+}
+#else /* !CONFIG_DYNAMIC_FTRACE_WITH_REGS: kprobes only */
+static const unsigned long on_ftrace;
+
+static u64 ftrace_hook_missed(void)
+{
+	return 0;
+}
+
+static int ftrace_hook_set_armed(bool armed)
+{
+	return 0;
+}
+
+static int ftrace_hook_init(void)
+{
+	return 0;
+}
+
+static void ftrace_hook_exit(void)
+{
+}
+#endif /* CONFIG_DYNAMIC_FTRACE_WITH_REGS */
+
+/*
+ * Is kprobes as a whole armed?  A kprobe on a function of our own, which
+ * the self-test calls: with kprobes disarmed (debugfs kprobes/enabled 0,
+ * or kernel.ftrace_enabled 0 for an ftrace-based one), its handler does
+ * not run, and neither do those that re-check a rename or link after the
+ * inode lock (after_lock.c), in filesystem modules (module_probes.c) or
+ * on a function ftrace cannot hook.  It is cycled with them (rearm()).
+ */
+static bool canary_hit;
+
+static noinline void utf8guard_fs_kprobe_canary(void)
+{
+	/* A call with a side effect, not to be optimized away. */
+	barrier();
+}
+
+static int canary_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	WRITE_ONCE(canary_hit, true);
+	return 0;
+}
+
+static struct kprobe canary = {
+	.pre_handler = canary_pre,
+};
+
+static bool kprobes_armed(void)
+{
+	WRITE_ONCE(canary_hit, false);
+	utf8guard_fs_kprobe_canary();
+	return READ_ONCE(canary_hit);
+}
 
 /* Serialises self-tests and the health check's memory of the last one. */
 static DEFINE_MUTEX(health_mutex);
@@ -213,6 +480,10 @@ static void health_check(struct work_struct *work);
 static DECLARE_DELAYED_WORK(health_work, health_check);
 #define HEALTH_INTERVAL (10 * HZ)
 
+/* Bit of a self-test's result: kprobes as a whole are disarmed. */
+#define KPROBES_OUT BIT(FS_PROBE_COUNT)
+#define ALL_SIX (BIT(FS_PROBE_COUNT) - 1)
+
 /* The six, plus one per filesystem module probed (module_probes.c). */
 unsigned int fs_probes_count(void)
 {
@@ -222,7 +493,8 @@ unsigned int fs_probes_count(void)
 u64 fs_probes_missed(void)
 {
 	u64 sum = fs_module_probes_missed() + fs_overlay_missed() +
-		  fs_after_lock_missed() + fs_scope_missed();
+		  fs_after_lock_missed() + fs_scope_missed() +
+		  ftrace_hook_missed();
 	unsigned int k;
 
 	for (k = 0; k < FS_PROBE_COUNT; k++)
@@ -232,20 +504,30 @@ u64 fs_probes_missed(void)
 
 const char *fs_probes_kind(void)
 {
-	return kprobe_ftrace(&probes[FS_PROBE_MKDIR]) ? "ftrace-based kprobes" :
-						       "int3 kprobes";
+	if (on_ftrace == ALL_SIX)
+		return "ftrace_ops";
+	if (!on_ftrace)
+		return kprobe_ftrace(&probes[FS_PROBE_MKDIR]) ?
+		       "ftrace-based kprobes" : "int3 kprobes";
+	return "ftrace_ops and int3 kprobes";
 }
 
 /*
- * How many probes are not in effect: each whose operation got through the
- * self-test, or that the kernel marked disabled or gone.  If all six got
- * through, kprobes are disarmed as a whole: the probes of filesystem
- * modules too.  Sets *which to the bits of the six that are out.
+ * How many hooks are not in effect: each of the six whose operation got
+ * through the self-test, or whose kprobe the kernel marked disabled or
+ * gone.  If all six got through, hooking is off as a whole
+ * (kernel.ftrace_enabled 0, or kprobes disarmed with the six on kprobes):
+ * the probes of filesystem modules are out too.  With kprobes disarmed as
+ * a whole (the canary), every kprobe is out: the six on one, the re-check
+ * of link and rename after the inode lock (counted as theirs), and the
+ * probes of filesystem modules.  Sets *which to the bits of the six that
+ * are out, and KPROBES_OUT.
  */
 static unsigned int self_test(unsigned long *which)
 {
 	unsigned int k;
 	unsigned long through;
+	bool kprobes_out;
 
 	lockdep_assert_held(&health_mutex);
 	*which = 0;
@@ -254,14 +536,18 @@ static unsigned int self_test(unsigned long *which)
 		return 0;
 	if (fs_selftest_vfs(&through))
 		pr_err("cannot mount the self-test's private tmpfs\n");
-	if (through == BIT(FS_PROBE_COUNT) - 1) {
-		*which = through;
-		return fs_probes_count();
-	}
+	kprobes_out = !kprobes_armed();
+	if (kprobes_out)
+		through |= on_kprobe | BIT(FS_PROBE_LINK) | BIT(FS_PROBE_RENAME);
 	for (k = 0; k < FS_PROBE_COUNT; k++)
-		if (kprobe_disabled(&probes[k]) || kprobe_gone(&probes[k]))
+		if ((on_kprobe & BIT(k)) &&
+		    (kprobe_disabled(&probes[k]) || kprobe_gone(&probes[k])))
 			through |= BIT(k);
-	*which = through;
+	*which = through | (kprobes_out ? KPROBES_OUT : 0);
+	if ((through & ALL_SIX) == ALL_SIX)
+		return fs_probes_count();
+	if (kprobes_out)
+		return hweight_long(through) + fs_module_probes_count();
 	return hweight_long(through) + fs_module_probes_unhooked();
 }
 
@@ -290,9 +576,10 @@ static void report_health(unsigned int unhooked, unsigned long which,
 					strlcat(ops, fs_op_name(probe_op[k]),
 						sizeof(ops));
 				}
-			pr_err("%u of %u hooks are not in effect (self-test got through:%s%s; kprobes disarmed? see /sys/kernel/debug/kprobes/enabled and sysctl kernel.ftrace_enabled): new names are NOT checked\n",
+			pr_err("%u of %u hooks are not in effect (self-test got through:%s%s%s; hooks disarmed? see /sys/kernel/debug/kprobes/enabled and sysctl kernel.ftrace_enabled): new names are NOT checked\n",
 			       unhooked, fs_probes_count(), ops,
-			       which ? "" : " none, a filesystem module's probe is out");
+			       which & ALL_SIX ? "" : " none, a filesystem module's probe is out",
+			       which & KPROBES_OUT ? "; kprobes are disarmed as a whole" : "");
 		} else {
 			pr_notice("all %u hooks are in effect again\n",
 				  fs_probes_count());
@@ -311,26 +598,32 @@ static void report_health(unsigned int unhooked, unsigned long which,
  * kprobes/enabled 0) returns 0 and arms nothing, and the probe stays
  * disabled when kprobes are armed again: arm_all_kprobes() arms only the
  * probes not disabled (review round 13: the six "armed" that way let bad
- * names through for good).  So each probe the self-test got through is
- * disabled and enabled again; if all six were, kprobes were disarmed as
- * a whole, and those after the locks and in filesystem modules are too.
- * While kprobes are still disarmed this changes nothing (neither call
- * patches any code then); once they are back, it arms them.  A probe the
- * self-test got through checks nothing: cycling it opens no window.
+ * names through for good).  So each kprobe the self-test got through is
+ * disabled and enabled again; if kprobes were out as a whole (the canary
+ * did not fire, or all six got through), the canary and the probes after
+ * the locks and in filesystem modules are too.  While kprobes are still
+ * disarmed this changes nothing (neither call patches any code then);
+ * once they are back, it arms them.  A probe the self-test got through
+ * checks nothing: cycling it opens no window.  The ftrace_ops, if it
+ * failed to register when armed (a livepatch came meanwhile), is tried
+ * again.
  */
 static void rearm(unsigned long which)
 {
 	unsigned int k;
 
 	lockdep_assert_held(&health_mutex);
+	ftrace_hook_set_armed(true);
 	for (k = 0; k < FS_PROBE_COUNT; k++) {
-		if (!(which & BIT(k)) || kprobe_gone(&probes[k]))
+		if (!(which & on_kprobe & BIT(k)) || kprobe_gone(&probes[k]))
 			continue;
 		disable_kprobe(&probes[k]);
 		enable_kprobe(&probes[k]);
 	}
-	if (which != BIT(FS_PROBE_COUNT) - 1)
+	if (!(which & KPROBES_OUT) && (which & ALL_SIX) != ALL_SIX)
 		return;
+	disable_kprobe(&canary);
+	enable_kprobe(&canary);
 	fs_after_lock_rearm();
 	fs_module_probes_rearm();
 }
@@ -371,18 +664,21 @@ unsigned int fs_probes_unhooked(void)
 
 /**
  * fs_probes_set_armed() - arm or disarm every probe, on purpose
- * @armed: true to arm them (enable_kprobe()), false to disarm them
+ * @armed: true to arm them, false to disarm them
  *
- * Every probe but overlay.ko's, which stay armed (module_probes.c).
+ * Every probe but overlay.ko's, which stay armed (module_probes.c).  The
+ * ftrace_ops is registered or unregistered; kprobes are enabled or
+ * disabled.
  *
  * A disarmed probe costs nothing: its int3 or ftrace call is gone from
  * the probed function.  While disarmed on purpose, the self-test counts
  * no probe as unhooked.  A probe that does not arm is left to the
  * self-test, which counts it in fs/unhooked and logs it.
  *
- * An error of enable_kprobe() or disable_kprobe() is logged.
+ * An error of arming or disarming is logged.
  *
- * Context: process context; may sleep (kprobe_mutex, text patching).
+ * Context: process context; may sleep (kprobe_mutex, ftrace_lock, text
+ * patching, RCU grace periods).
  */
 void fs_probes_set_armed(bool armed)
 {
@@ -394,7 +690,15 @@ void fs_probes_set_armed(bool armed)
 		goto out;
 	/* Those after the locks first: they judge what the six let by. */
 	ret = fs_after_lock_set_armed(armed);
+	err = armed ? enable_kprobe(&canary) : disable_kprobe(&canary);
+	if (err && !ret)
+		ret = err;
+	err = ftrace_hook_set_armed(armed);
+	if (err && !ret)
+		ret = err;
 	for (k = 0; k < FS_PROBE_COUNT; k++) {
+		if (!(on_kprobe & BIT(k)))
+			continue;
 		err = armed ? enable_kprobe(&probes[k]) :
 			      disable_kprobe(&probes[k]);
 		if (err && !ret)
@@ -425,15 +729,19 @@ static void health_check(struct work_struct *work)
 	schedule_delayed_work(&health_work, HEALTH_INTERVAL);
 }
 
-static void unregister_probes(unsigned int count)
+/* Unregister every hook; on return no task is in a handler or the stub. */
+static void unregister_probes(void)
 {
-	struct kprobe *list[FS_PROBE_COUNT];
 	unsigned int k;
 
-	for (k = 0; k < count; k++)
-		list[k] = &probes[k];
-	/* Waits for handlers that are running. */
-	unregister_kprobes(list, count);
+	/* Waits for callbacks that are running. */
+	ftrace_hook_exit();
+	for (k = 0; k < FS_PROBE_COUNT; k++)
+		if (on_kprobe & BIT(k))
+			unregister_kprobe(&probes[k]);
+	on_kprobe = 0;
+	if (canary.addr)
+		unregister_kprobe(&canary);
 	/* Nothing notes a function any more. */
 	fs_after_lock_exit();
 	/*
@@ -444,6 +752,56 @@ static void unregister_probes(unsigned int count)
 	synchronize_rcu_tasks();
 }
 
+/*
+ * Each function's kprobe, registered disabled: kprobes finds the symbol
+ * (kallsyms is not exported), skips an IBT landing pad, and says whether
+ * ftrace calls us there.  All or nothing, naming the culprit.
+ */
+static int register_kprobes_disabled(void)
+{
+	unsigned int k;
+	int ret;
+
+	canary.addr = (kprobe_opcode_t *)utf8guard_fs_kprobe_canary;
+	ret = register_kprobe(&canary);
+	if (ret) {
+		canary.addr = NULL;
+		pr_err("cannot register a kprobe: error %d; not loading\n",
+		       ret);
+		return ret;
+	}
+	for (k = 0; k < FS_PROBE_COUNT; k++) {
+		ret = register_kprobe(&probes[k]);
+		if (ret) {
+			pr_err("cannot probe %s: error %d%s; not loading: no hook is better than a partial one\n",
+			       probes[k].symbol_name, ret,
+			       ret == -ENOENT ? " (no such symbol: kernel built without CONFIG_SECURITY?)" : "");
+			return ret;
+		}
+		on_kprobe |= BIT(k);
+	}
+	return 0;
+}
+
+/* Arm the kprobes that stay: those ftrace could not take. */
+static int enable_kprobes(void)
+{
+	unsigned int k;
+	int ret;
+
+	for (k = 0; k < FS_PROBE_COUNT; k++) {
+		if (!(on_kprobe & BIT(k)))
+			continue;
+		ret = enable_kprobe(&probes[k]);
+		if (ret) {
+			pr_err("cannot arm the kprobe on %s: error %d; not loading\n",
+			       probes[k].symbol_name, ret);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 /**
  * fs_probes_init() - register every probe, or none
  *
@@ -452,7 +810,7 @@ static void unregister_probes(unsigned int count)
  */
 int fs_probes_init(void)
 {
-	unsigned int k, unhooked;
+	unsigned int unhooked;
 	int ret;
 
 	ret = fs_after_lock_init();
@@ -462,16 +820,14 @@ int fs_probes_init(void)
 		fs_after_lock_exit();
 		return ret;
 	}
-	/* As register_kprobes(), all or nothing, but naming the culprit. */
-	for (k = 0; k < FS_PROBE_COUNT; k++) {
-		ret = register_kprobe(&probes[k]);
-		if (ret) {
-			pr_err("cannot probe %s: error %d%s; not loading: no hook is better than a partial one\n",
-			       probes[k].symbol_name, ret,
-			       ret == -ENOENT ? " (no such symbol: kernel built without CONFIG_SECURITY?)" : "");
-			unregister_probes(k);
-			return ret;
-		}
+	ret = register_kprobes_disabled();
+	if (!ret)
+		ret = ftrace_hook_init();
+	if (!ret)
+		ret = enable_kprobes();
+	if (ret) {
+		unregister_probes();
+		return ret;
 	}
 	mutex_lock(&health_mutex);
 	unhooked = test_and_report();
@@ -493,7 +849,7 @@ int fs_probes_init(void)
 	return 0;
 
 fail:
-	unregister_probes(FS_PROBE_COUNT);
+	unregister_probes();
 	fs_selftest_exit();
 	return ret;
 }
@@ -503,6 +859,6 @@ void fs_probes_exit(void)
 {
 	cancel_delayed_work_sync(&health_work);
 	fs_module_probes_exit();
-	unregister_probes(FS_PROBE_COUNT);
+	unregister_probes();
 	fs_selftest_exit();
 }

@@ -84,14 +84,35 @@ mark() {
 }
 log_since() { dmesg | sed -n "/$logmark\$/,\$p"; }
 
-# fs_probes: the kprobes of utf8guard_fs.ko in debugfs kprobes/list, as
-# "N disabled M": how many of the 6 hooked functions are listed, and how
-# many of those are disabled.  The offset is 0x4 where IBT moves a probe
-# past the ENDBR (6.12).
+# fs_probes: the hooks of utf8guard_fs.ko on the 6 security_inode_*()
+# functions, as "N disabled M": how many of them are hooked (6 while a
+# utf8guard_fs build is loaded), and how many of those are not armed.
+# A hook is its ftrace_ops (armed: the function is in tracefs's
+# enabled_functions; disarmed: the ops is unregistered, the function is
+# nowhere) or, where ftrace cannot hook, its int3 kprobe in debugfs
+# kprobes/list (DISABLED when disarmed; the offset is 0x4 where IBT moves
+# a probe past the ENDBR, 6.12).
 fs_probes() {
-	fp_lines=$(grep -E ' security_inode_(create|mkdir|mknod|symlink|link|rename)\+0x[0-9a-f]+ ' \
-		/sys/kernel/debug/kprobes/list)
-	echo "$(printf '%s\n' "$fp_lines" | grep -c .) disabled $(printf '%s\n' "$fp_lines" | grep -c 'DISABLED')"
+	fp_six='security_inode_(create|mkdir|mknod|symlink|link|rename)'
+	fp_lines=$(grep -E " $fp_six\+0x[0-9a-f]+ " /sys/kernel/debug/kprobes/list)
+	fp_k=$(printf '%s\n' "$fp_lines" | grep -c .)
+	fp_kd=$(printf '%s\n' "$fp_lines" | grep -c 'DISABLED')
+	# (initramfs-init.sh mounts tracefs; a kernel without ftrace has no file)
+	fp_f=$(cat /sys/kernel/tracing/enabled_functions 2>/dev/null |
+		grep -cE "^$fp_six ")
+	fp_n=$fp_k
+	[ ! -d /sys/kernel/utf8guard/fs ] || fp_n=6
+	echo "$fp_n disabled $((fp_n - (fp_k - fp_kd) - fp_f))"
+}
+# fs_probes_on_kprobes: "yes" if the six are hooked by kprobes (a kernel
+# without ftrace with regs), else "no".
+fs_probes_on_kprobes() {
+	if grep -qE ' security_inode_(create|mkdir|mknod|symlink|link|rename)\+0x[0-9a-f]+ ' \
+		/sys/kernel/debug/kprobes/list; then
+		echo yes
+	else
+		echo no
+	fi
 }
 # kprobe_state FUNCTION [KIND]: FUNCTION's lines of debugfs kprobes/list
 # (of KIND only: k a kprobe, r a kretprobe), as "absent", "armed" or

@@ -14,8 +14,12 @@
  * calls that function N times, and from the probe's handler calls
  * security_inode_create() with a directory inode that is S_PRIVATE: the
  * real function then returns 0 at once, calling no LSM, and utf8guard_fs's
- * probe there misses N times.  fs_hook_test.sh checks that fs/missed
- * grows by exactly N and that utf8guard_fs logs it.
+ * probe there misses N times.  Where utf8guard_fs hooks the function by
+ * an ftrace_ops of its own instead (kernel/fs/probes.c), a hit misses when
+ * ftrace's recursion lock of the context is taken: the handler takes it
+ * (and its one-level "transition" allowance) before the call, so that
+ * utf8guard_fs's callback cannot, and counts the miss.  fs_hook_test.sh
+ * checks that fs/missed grows by exactly N and that utf8guard_fs logs it.
  *
  * Loading fails (and logs why) if the handler did not run N times or the
  * nested call did not return 0.  It stays loaded otherwise, doing
@@ -23,6 +27,7 @@
  */
 
 #include <linux/fs.h>
+#include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -43,11 +48,27 @@ static noinline void miss_trigger_target(void)
 	WRITE_ONCE(target_runs, target_runs + 1);
 }
 
+/* The call, with ftrace's recursion lock of this context taken. */
 static int call_hooked(struct kprobe *p, struct pt_regs *regs)
 {
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+	int bits[2], n = 0, bit;
+
+	/* The context's bit, then the transition bit; the third fails. */
+	while (n < ARRAY_SIZE(bits)) {
+		bit = ftrace_test_recursion_trylock(_THIS_IP_, _RET_IP_);
+		if (bit < 0)
+			break;
+		bits[n++] = bit;
+	}
+#endif
 	handler_runs++;
 	if (!security_inode_create(private_dir, private_dentry, 0))
 		nested_zero++;
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+	while (n > 0)
+		ftrace_test_recursion_unlock(bits[--n]);
+#endif
 	return 0;
 }
 
