@@ -199,15 +199,19 @@ measure() {
 }
 
 # count_hits: ITERATIONS iterations with the modules loaded, untimed,
-# under the function tracer filtered on every function they probe
-# (debugfs kprobes/list); one bench-hits line per function.
+# under the function tracer filtered on every function they hook (their
+# kprobes in debugfs kprobes/list, their ftrace_ops's functions in
+# tracefs enabled_functions, before the tracer is on); one bench-hits
+# line per function.
 count_hits() {
 	T=/sys/kernel/tracing
 	[ -w $T/set_ftrace_filter ] || die "no function tracer in $T"
 	load
-	funcs=$(sed -n 's/^[0-9a-f]*  *[kr]  *\([^+ ]*\)+.*/\1/p' \
-		/sys/kernel/debug/kprobes/list | sort -u)
-	[ -n "$funcs" ] || die "no probed function in debugfs kprobes/list"
+	funcs=$({ sed -n 's/^[0-9a-f]*  *[kr]  *\([^+ ]*\)+.*/\1/p' \
+		/sys/kernel/debug/kprobes/list
+		sed -n 's/^\([A-Za-z0-9_.]*\) .*/\1/p' $T/enabled_functions; } |
+		sort -u)
+	[ -n "$funcs" ] || die "no hooked function in kprobes/list or enabled_functions"
 	for f in $funcs; do
 		echo "$f" >>$T/set_ftrace_filter || die "set_ftrace_filter $f"
 	done

@@ -98,8 +98,8 @@ fs_probes() {
 	fp_k=$(printf '%s\n' "$fp_lines" | grep -c .)
 	fp_kd=$(printf '%s\n' "$fp_lines" | grep -c 'DISABLED')
 	# (initramfs-init.sh mounts tracefs; a kernel without ftrace has no file)
-	fp_f=$(cat /sys/kernel/tracing/enabled_functions 2>/dev/null |
-		grep -cE "^$fp_six ")
+	fp_f=$({ grep -E "^$fp_six " /sys/kernel/tracing/enabled_functions ||
+		:; } 2>/dev/null | grep -c .)
 	fp_n=$fp_k
 	[ ! -d /sys/kernel/utf8guard/fs ] || fp_n=6
 	echo "$fp_n disabled $((fp_n - (fp_k - fp_kd) - fp_f))"
