@@ -190,34 +190,6 @@ static int check_rename(struct pt_regs *regs)
 				fs_rename_makes_name(new_dentry, flags), NULL));
 }
 
-/*
- * What the hooked function itself lets through without calling any LSM
- * (it returns 0 for private inodes): a hit ftrace could not hand to its
- * check (fs_ftrace_entry()) is refused unless it is one of these.
- * Reads only the arguments: no call, nothing that can be traced.
- */
-static bool private_call(enum fs_probe probe, struct pt_regs *regs)
-{
-	const struct inode *inode;
-	const struct dentry *dentry;
-
-	switch (probe) {
-	case FS_PROBE_LINK:
-		dentry = (const struct dentry *)regs_get_kernel_argument(regs, 0);
-		return IS_PRIVATE(d_backing_inode(dentry));
-	case FS_PROBE_RENAME:
-		dentry = (const struct dentry *)regs_get_kernel_argument(regs, 1);
-		if (IS_PRIVATE(d_backing_inode(dentry)))
-			return true;
-		dentry = (const struct dentry *)regs_get_kernel_argument(regs, 3);
-		return d_is_positive(dentry) &&
-		       IS_PRIVATE(d_backing_inode(dentry));
-	default:
-		inode = (const struct inode *)regs_get_kernel_argument(regs, 0);
-		return IS_PRIVATE(inode);
-	}
-}
-
 /* Each hook's check, given the registers at the hooked function's entry. */
 static int (*const checks[FS_PROBE_COUNT])(struct pt_regs *regs) = {
 	[FS_PROBE_CREATE] = check_create,
@@ -289,6 +261,34 @@ static unsigned long on_ftrace;
 static bool ftrace_registered;
 /* Hits ftrace's recursion lock kept from their check (fs/missed). */
 static atomic_long_t ftrace_missed = ATOMIC_LONG_INIT(0);
+
+/*
+ * What the hooked function itself lets through without calling any LSM
+ * (it returns 0 for private inodes): a hit ftrace could not hand to its
+ * check (fs_ftrace_entry()) is refused unless it is one of these.
+ * Reads only the arguments: no call, nothing that can be traced.
+ */
+static bool private_call(enum fs_probe probe, struct pt_regs *regs)
+{
+	const struct inode *inode;
+	const struct dentry *dentry;
+
+	switch (probe) {
+	case FS_PROBE_LINK:
+		dentry = (const struct dentry *)regs_get_kernel_argument(regs, 0);
+		return IS_PRIVATE(d_backing_inode(dentry));
+	case FS_PROBE_RENAME:
+		dentry = (const struct dentry *)regs_get_kernel_argument(regs, 1);
+		if (IS_PRIVATE(d_backing_inode(dentry)))
+			return true;
+		dentry = (const struct dentry *)regs_get_kernel_argument(regs, 3);
+		return d_is_positive(dentry) &&
+		       IS_PRIVATE(d_backing_inode(dentry));
+	default:
+		inode = (const struct inode *)regs_get_kernel_argument(regs, 0);
+		return IS_PRIVATE(inode);
+	}
+}
 
 /*
  * ftrace runs one callback at a time per task and context: a hooked
