@@ -263,6 +263,33 @@ static bool ftrace_registered;
 static atomic_long_t ftrace_missed = ATOMIC_LONG_INIT(0);
 
 /*
+ * The registers the handler reads and writes: the arguments, ip and ax.
+ * With DYNAMIC_FTRACE_WITH_ARGS (x86-64 6.1 and 6.12), ftrace_caller
+ * saves the argument registers, ax and ip in a pt_regs (struct
+ * ftrace_regs), restores ax from it and returns to its ip, as livepatch
+ * relies on: no SAVE_REGS, no full register save (ftrace_regs_caller).
+ * Only an ops that asks for SAVE_REGS gets ftrace_get_regs() non-NULL,
+ * so the pt_regs is taken from the ftrace_regs directly.
+ */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
+#define FTRACE_HOOK_SAVE_REGS 0
+static __always_inline struct pt_regs *ftrace_arg_regs(struct ftrace_regs *fregs)
+{
+#ifdef arch_ftrace_regs
+	return &arch_ftrace_regs(fregs)->regs;
+#else
+	return &fregs->regs;
+#endif
+}
+#else
+#define FTRACE_HOOK_SAVE_REGS FTRACE_OPS_FL_SAVE_REGS
+static __always_inline struct pt_regs *ftrace_arg_regs(struct ftrace_regs *fregs)
+{
+	return ftrace_get_regs(fregs);
+}
+#endif
+
+/*
  * What the hooked function itself lets through without calling any LSM
  * (it returns 0 for private inodes): a hit ftrace could not hand to its
  * check (fs_ftrace_entry()) is refused unless it is one of these.
@@ -307,15 +334,15 @@ static void notrace fs_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 				    struct ftrace_ops *op,
 				    struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct pt_regs *regs = ftrace_arg_regs(fregs);
 	unsigned int k;
 	int bit;
 
 	for (k = 0; k < FS_PROBE_COUNT; k++)
 		if (ip == ftrace_ip[k])
 			break;
-	/* Neither happens: the ops has SAVE_REGS, and only these ips. */
-	if (unlikely(k == FS_PROBE_COUNT || !regs)) {
+	/* Never happens: the ops has only these ips. */
+	if (unlikely(k == FS_PROBE_COUNT)) {
 		atomic_long_inc(&ftrace_missed);
 		return;
 	}
@@ -332,7 +359,7 @@ static void notrace fs_ftrace_entry(unsigned long ip, unsigned long parent_ip,
 
 static struct ftrace_ops fs_ftrace_ops = {
 	.func = fs_ftrace_entry,
-	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
+	.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_HOOK_SAVE_REGS,
 };
 
 static u64 ftrace_hook_missed(void)
