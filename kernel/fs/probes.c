@@ -10,13 +10,15 @@
  *   return stub, as arch/x86/lib/error-inject.c does.  In 6.1 and 6.12
  *   these functions do nothing but call the LSMs, so nothing else is
  *   skipped.
- * - The ftrace_ops has SAVE_REGS (ftrace_regs_caller hands it a full
- *   pt_regs, and returns to its ip with its ax: arch/x86/kernel/
- *   ftrace_64.S, 6.1 and 6.12) and IPMODIFY: ftrace lets only one such ops
- *   on a function, so a livepatch of one of them (before us) fails our
+ * - The ftrace_ops has IPMODIFY: ftrace lets only one such ops on a
+ *   function, so a livepatch of one of them (before us) fails our
  *   registration and the module refuses to load, or (after us) fails the
- *   livepatch.  No kprobe layer: about 120 guest instructions less per
- *   create than an ftrace-based kprobe (make bench-fs --mechanisms).
+ *   livepatch.  It needs no SAVE_REGS where ftrace has WITH_ARGS (x86-64
+ *   6.1 and 6.12): ftrace_caller saves the argument registers, ax and ip,
+ *   then returns to that ip with that ax (arch/x86/kernel/ftrace_64.S),
+ *   as livepatch relies on.  No kprobe layer, no full register save: some
+ *   70 guest instructions less per create than an ftrace-based kprobe
+ *   (make bench-fs --breakdown).
  * - Each function is first found by a kprobe registered disabled (kprobes
  *   looks the symbol up and says whether ftrace calls it there).  Where
  *   ftrace does not (a kernel built without DYNAMIC_FTRACE_WITH_REGS, or a
@@ -247,10 +249,9 @@ static int pre_handler(struct kprobe *p, struct pt_regs *regs)
 
 /*
  * The ftrace hook: one ftrace_ops of our own on every function ftrace can
- * call us from, SAVE_REGS (a full pt_regs, whose ip ftrace_regs_caller
- * returns to, and whose ax it restores) and IPMODIFY (ftrace lets only
- * one such ops on a function: a livepatch there, or here after us, fails
- * to register).
+ * call us from, IPMODIFY (ftrace lets only one such ops on a function: a
+ * livepatch there, or here after us, fails to register), and SAVE_REGS
+ * only where ftrace has no WITH_ARGS (ftrace_arg_regs()).
  */
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
 /* Where ftrace calls us from, per function (its kprobe's address); or 0. */
