@@ -168,6 +168,10 @@ bool utf8guard_name_violation(u32 classes, const u8 *name, size_t len,
 	for (k = 0; k + 8 <= limit; k += 8)
 		if (has_slash_or_nul(name + k))
 			break;
+	/* ...or to the end, its last word overlapping the one before... */
+	if (k >= 8 && k < limit && k + 8 > limit &&
+	    !has_slash_or_nul(name + limit - 8))
+		k = limit;
 	/* ...then byte by byte. */
 	for (; k < limit; k++) {
 		if (name[k] == '/')

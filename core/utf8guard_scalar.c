@@ -112,6 +112,23 @@ static inline u64 dfa_block_pair(const u8 *p, size_t *end)
  * failed, or the last, short one, to find the exact end.  Where the
  * blocks stopped is only turned into a character boundary there, once.
  */
+/*
+ * The DFA's state after the @n bytes at @p (@n < DFA_BLOCK), from @state.
+ * At a boundary, a tail of ASCII is tested a word at a time: two words
+ * that overlap from 8 bytes on.
+ */
+static inline u64 tail_state(u64 state, const u8 *p, size_t n)
+{
+	size_t k;
+
+	if (state == DFA_ACCEPT && n >= 8 &&
+	    !((load_word(p) | load_word(p + n - 8)) & HIGH_BITS))
+		return DFA_ACCEPT;
+	for (k = 0; k < n; k++)
+		state = dfa_step(state, p[k]);
+	return state;
+}
+
 static inline size_t scalar_prefix_body(const u8 *buf, size_t len)
 {
 	size_t boundary;
@@ -142,6 +159,15 @@ static inline size_t scalar_prefix_body(const u8 *buf, size_t len)
 		state = next;
 	}
 
+	/*
+	 * The tail under a block, when the loop did not stop at an error:
+	 * well-formed as a rule (a filename is often all of it).  Its end
+	 * state alone says so, a byte's DFA step or a word of ASCII at a
+	 * time; the exact end is looked for only on an error.
+	 */
+	if (len - i < DFA_BLOCK &&
+	    tail_state(state, buf + i, len - i) == DFA_ACCEPT)
+		return len;
 	/* The DFA accepted all before a sequence that may be unfinished. */
 	boundary = state == DFA_ACCEPT ? i : utf8guard_last_char_start(buf, i);
 	for (; i < len; i++) {

@@ -33,6 +33,12 @@ struct fstype_list {
 };
 
 static struct fstype_list __rcu *fstypes;
+/*
+ * fs/fstypes is "*" (the default): every check reads this word, and only
+ * a list of names takes the RCU read side.  Written after the list: a
+ * check that reads either the word or the list of one setting is right.
+ */
+static bool fstypes_all;
 
 static ssize_t fstypes_show(char *buf);
 static int fstypes_parse(const char *text, size_t len, bool at_load,
@@ -111,6 +117,8 @@ bool fs_watches_type(const char *type)
 	bool watched = false;
 	unsigned int k;
 
+	if (READ_ONCE(fstypes_all))
+		return true;
 	rcu_read_lock();
 	list = rcu_dereference(fstypes);
 	if (!list->count)
@@ -209,6 +217,7 @@ static void fstypes_apply(void *parsed, bool at_load)
 
 	old = rcu_replace_pointer(fstypes, list,
 				  lockdep_is_held(&fs_settings.lock));
+	WRITE_ONCE(fstypes_all, !list->count);
 	if (old)
 		kfree_rcu(old, rcu);
 }
