@@ -202,34 +202,17 @@ static bool duplicate(const struct after_lock_slot *slot)
 	return false;
 }
 
-static int register_disabled(struct after_lock_slot *slot, bool post)
+static int register_probe(struct after_lock_slot *slot)
 {
+	int ret;
+
 	memset(&slot->kp, 0, sizeof(slot->kp));
 	slot->kp.addr = (kprobe_opcode_t *)slot->addr;
 	slot->kp.pre_handler = slot->op == FS_OP_RENAME ? pre_fs_rename :
 							  pre_fs_link;
-	if (post)
-		slot->kp.post_handler = fs_probe_keep_unoptimized;
 	slot->kp.flags = KPROBE_FLAG_DISABLED;
-	return register_kprobe(&slot->kp);
-}
-
-/*
- * An ftrace-based kprobe gets no post_handler: kprobes arms a function's
- * probes on one of two ftrace_ops, chosen by whether they have one, and
- * fails to disarm them (a WARN, a panic with panic_on_warn) when a probe
- * with one joins probes armed without, as overlay.ko's kretprobe on
- * ovl_link() is (kernel/kprobes.c, arm_kprobe_ftrace()).  Only an int3
- * kprobe needs one, not to be jump-optimized (probes.c).
- */
-static int register_probe(struct after_lock_slot *slot)
-{
-	int ret = register_disabled(slot, false);
-
-	if (!ret && !kprobe_ftrace(&slot->kp)) {
-		unregister_kprobe(&slot->kp);
-		ret = register_disabled(slot, true);
-	}
+	/* A post_handler only on an int3 kprobe (fs_register_kprobe()). */
+	ret = fs_register_kprobe(&slot->kp);
 	if (ret || !armed)
 		return ret;
 	ret = enable_kprobe(&slot->kp);

@@ -196,8 +196,7 @@ int fs_probe_refuse(struct pt_regs *regs, int verdict);
 int fs_probe_check_name(struct pt_regs *regs, enum fs_op op,
 			const struct super_block *sb, const u8 *name,
 			size_t len);
-void fs_probe_keep_unoptimized(struct kprobe *p, struct pt_regs *regs,
-			       unsigned long flags);
+int fs_register_kprobe(struct kprobe *kp);
 
 /* after_lock.c */
 void fs_after_lock_note(const struct inode *dir);

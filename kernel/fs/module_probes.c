@@ -218,8 +218,8 @@ static int probe_register(const struct probed_module *pm,
 		mp->caller_module = mod;
 		mp->rp.kp.pre_handler = mp->from_module ? pre_from_module :
 							  mp->pre_handler;
-		mp->rp.kp.post_handler = fs_probe_keep_unoptimized;
-		ret = register_kprobe(&mp->rp.kp);
+		/* A post_handler only on an int3 kprobe: review round 19. */
+		ret = fs_register_kprobe(&mp->rp.kp);
 	}
 	mp->registered = !ret;
 	return ret;

@@ -25,8 +25,11 @@
  *   function without an fentry call), that kprobe is kept and enabled: an
  *   int3 kprobe, with a post_handler that does nothing, which keeps it
  *   from being jump-optimized (an optimized kprobe ignores the changed
- *   instruction pointer: the refusal would fail open).  Any ftrace error
- *   but the IPMODIFY clash leaves all six on kprobes.
+ *   instruction pointer: the refusal would fail open).  The locating
+ *   kprobes have no post_handler otherwise: fs_register_kprobe().  Any
+ *   ftrace error but the IPMODIFY clash leaves all six on kprobes
+ *   (ftrace-based ones then: they refuse as well, but do not claim
+ *   IPMODIFY).
  * - ftrace's recursion lock: a hit from inside another ftrace or kprobe
  *   handler is not checked, but refused (fail closed) unless the function
  *   would have let it through anyway, and counted in fs/missed
@@ -207,7 +210,6 @@ static int pre_handler(struct kprobe *p, struct pt_regs *regs);
 #define PROBE(sym) {						\
 	.symbol_name = sym,					\
 	.pre_handler = pre_handler,				\
-	.post_handler = fs_probe_keep_unoptimized,		\
 	.flags = KPROBE_FLAG_DISABLED,				\
 }
 
@@ -260,6 +262,8 @@ static unsigned long ftrace_ip[FS_PROBE_COUNT];
 static unsigned long on_ftrace;
 /* The ops is registered (it is armed unless kernel.ftrace_enabled is 0). */
 static bool ftrace_registered;
+/* It was, once: at load, a clash refuses the load instead. */
+static bool ftrace_registered_once;
 /* Hits ftrace's recursion lock kept from their check (fs/missed). */
 static atomic_long_t ftrace_missed = ATOMIC_LONG_INIT(0);
 
@@ -368,17 +372,113 @@ static u64 ftrace_hook_missed(void)
 	return atomic_long_read(&ftrace_missed);
 }
 
+/*
+ * Bits of enum fs_probe: functions the ops lost to another IPMODIFY user
+ * that came while it was unregistered (mode off); not in its filter.
+ */
+static unsigned long ftrace_lost;
+
+static void notrace clash_test_entry(unsigned long ip, unsigned long parent_ip,
+				     struct ftrace_ops *op,
+				     struct ftrace_regs *fregs)
+{
+}
+
+/* An ops of a moment, to find which function another IPMODIFY user has. */
+static struct ftrace_ops clash_test_ops = {
+	.func = clash_test_entry,
+	.flags = FTRACE_OPS_FL_IPMODIFY,
+};
+
+/* Whether another ftrace user modifies the instruction pointer at @ip. */
+static bool ipmodify_taken(unsigned long ip)
+{
+	bool taken;
+
+	if (ftrace_set_filter_ip(&clash_test_ops, ip, 0, 1))
+		return false;
+	taken = register_ftrace_function(&clash_test_ops) == -EBUSY;
+	if (!taken)
+		unregister_ftrace_function(&clash_test_ops);
+	ftrace_free_filter(&clash_test_ops);
+	return taken;
+}
+
+/*
+ * The ops could not be registered again (-EBUSY): since it went, another
+ * IPMODIFY user (a livepatch) came on some of its functions, as nothing
+ * stopped it while the ops was away.  Leave those out, logged by name
+ * (the self-test counts them as unhooked), and keep the others hooked
+ * rather than lose all six (review round 19).  Never an empty filter: it
+ * would trace every function.
+ */
+static int register_without_clashes(void)
+{
+	unsigned long lost = 0;
+	unsigned int k;
+
+	for (k = 0; k < FS_PROBE_COUNT; k++)
+		if ((on_ftrace & BIT(k)) && ipmodify_taken(ftrace_ip[k]))
+			lost |= BIT(k);
+	if (!lost || lost == on_ftrace)
+		return -EBUSY;
+	for (k = 0; k < FS_PROBE_COUNT; k++) {
+		if (!(lost & BIT(k)))
+			continue;
+		ftrace_set_filter_ip(&fs_ftrace_ops, ftrace_ip[k], 1, 0);
+		pr_err("%s: another ftrace user modifies its instruction pointer since the hook was disarmed (a livepatch? 'I' in tracing/enabled_functions): its names are NOT checked until it goes\n",
+		       probes[k].symbol_name);
+	}
+	ftrace_lost |= lost;
+	return register_ftrace_function(&fs_ftrace_ops);
+}
+
+/*
+ * Take back the functions lost to a clash once it is gone: the filter of
+ * a registered IPMODIFY ops refuses an ip another one has.
+ */
+static void take_back_lost(void)
+{
+	unsigned int k;
+
+	for (k = 0; k < FS_PROBE_COUNT; k++) {
+		if (!(ftrace_lost & BIT(k)) ||
+		    ftrace_set_filter_ip(&fs_ftrace_ops, ftrace_ip[k], 0, 0))
+			continue;
+		ftrace_lost &= ~BIT(k);
+		pr_notice("%s: hooked again\n", probes[k].symbol_name);
+	}
+}
+
 /* Register or unregister the ops; an error is returned, not logged. */
 static int ftrace_hook_set_armed(bool armed)
 {
+	unsigned int k;
 	int ret;
 
-	if (!on_ftrace || armed == ftrace_registered)
+	if (!on_ftrace)
 		return 0;
-	ret = armed ? register_ftrace_function(&fs_ftrace_ops) :
-		      unregister_ftrace_function(&fs_ftrace_ops);
+	if (armed && ftrace_registered && ftrace_lost)
+		take_back_lost();
+	if (armed == ftrace_registered)
+		return 0;
+	if (armed) {
+		/* All of them again, as long as nothing clashes. */
+		for (k = 0; k < FS_PROBE_COUNT; k++)
+			if (ftrace_lost & BIT(k))
+				ftrace_set_filter_ip(&fs_ftrace_ops,
+						     ftrace_ip[k], 0, 0);
+		ftrace_lost = 0;
+		ret = register_ftrace_function(&fs_ftrace_ops);
+		if (ret == -EBUSY && ftrace_registered_once)
+			ret = register_without_clashes();
+	} else {
+		ret = unregister_ftrace_function(&fs_ftrace_ops);
+	}
 	if (!ret)
 		ftrace_registered = armed;
+	if (!ret && armed)
+		ftrace_registered_once = true;
 	return ret;
 }
 
@@ -613,7 +713,7 @@ static void report_health(unsigned int unhooked, unsigned long which,
 					strlcat(ops, fs_op_name(probe_op[k]),
 						sizeof(ops));
 				}
-			pr_err("%u of %u hooks are not in effect (self-test got through:%s%s%s; hooks disarmed? see /sys/kernel/debug/kprobes/enabled and sysctl kernel.ftrace_enabled): new names are NOT checked\n",
+			pr_err("%u of %u hooks are not in effect (self-test got through:%s%s%s; hooks disarmed? see /sys/kernel/debug/kprobes/enabled and sysctl kernel.ftrace_enabled; or another ftrace user there: a livepatch or BPF program, 'I' or 'D' in tracing/enabled_functions): new names are NOT checked\n",
 			       unhooked, fs_probes_count(), ops,
 			       which & ALL_SIX ? "" : " none, a filesystem module's probe is out",
 			       which & KPROBES_OUT ? "; kprobes are disarmed as a whole" : "");
@@ -624,7 +724,7 @@ static void report_health(unsigned int unhooked, unsigned long which,
 		last_unhooked = unhooked;
 	}
 	if (missed != last_missed) {
-		pr_warn("%llu probe hits missed (another probe was running on that CPU, too many overlayfs operations at once, an overlayfs copy-up begun while the probes were disarmed, or an unmount fs/mounts did not see): hooked operations not checked, overlayfs copy-ups checked as new names, or an fs/mounts entry kept\n",
+		pr_warn("%llu probe hits missed (another probe was running on that CPU, too many overlayfs operations at once, an overlayfs copy-up begun while the probes were disarmed, or an unmount fs/mounts did not see): hooked operations refused (EAGAIN) or not checked, overlayfs copy-ups checked as new names, or an fs/mounts entry kept\n",
 			missed - last_missed);
 		last_missed = missed;
 	}
@@ -808,7 +908,7 @@ static int register_kprobes_disabled(void)
 		return ret;
 	}
 	for (k = 0; k < FS_PROBE_COUNT; k++) {
-		ret = register_kprobe(&probes[k]);
+		ret = fs_register_kprobe(&probes[k]);
 		if (ret) {
 			pr_err("cannot probe %s: error %d%s; not loading: no hook is better than a partial one\n",
 			       probes[k].symbol_name, ret,

@@ -8,32 +8,60 @@
  * which call only this, not each other.
  */
 #include <linux/kprobes.h>
-#include <linux/objtool.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/string.h>
-#include <asm/linkage.h>
 
 #include "fs_hook.h"
 
 /*
- * Where a refused call "returns" from.  The probes sit on the first
- * instruction, before any stack frame is built, so [rsp] is still the
- * caller's return address: a bare return hands -EILSEQ (in rax) to the
- * caller.  ASM_RET is "jmp __x86_return_thunk" with CONFIG_RETHUNK.  It
- * is only reached by iret or the ftrace trampoline's ret, never by an
- * indirect branch, hence no ENDBR.
+ * Where a refused call "returns" from: a function that returns the
+ * result itself, one per result.  The hook sits on the hooked function's
+ * first instruction, before any stack frame is built, so [rsp] is still
+ * the caller's return address: entered in place of the hooked function,
+ * each hands its result to the caller.  They must not rely on the rax a
+ * handler set: a BPF trampoline on the same function (fentry, fexit,
+ * fmod_ret: ftrace lets those share a function with an IPMODIFY ops)
+ * runs its programs after the handler, and either returns into the new
+ * ip with its own rax or calls it as "the original" function, by an
+ * indirect call (review round 19: a bare "ret" stub returned 0, success,
+ * for a refused name).  So each is an ordinary function, with ENDBR under
+ * IBT; notrace, so that ftrace does not call into it.
  */
-asmlinkage void utf8guard_fs_return_stub(void);
-asm(
-	".pushsection .text\n"
-	".type utf8guard_fs_return_stub, @function\n"
-	"utf8guard_fs_return_stub:\n"
-		ANNOTATE_NOENDBR
-		ASM_RET
-	".size utf8guard_fs_return_stub, .-utf8guard_fs_return_stub\n"
-	".popsection\n"
-);
+static noinline notrace long fs_return_eilseq(void)
+{
+	return -EILSEQ;
+}
+
+static noinline notrace long fs_return_einval(void)
+{
+	return -EINVAL;
+}
+
+static noinline notrace long fs_return_eagain(void)
+{
+	return -EAGAIN;
+}
+
+static noinline notrace long fs_return_canary(void)
+{
+	return FS_CANARY_RESULT;
+}
+
+/* The function that returns @result: every result a handler gives. */
+static unsigned long return_fn(long result)
+{
+	switch (result) {
+	case -EINVAL:
+		return (unsigned long)fs_return_einval;
+	case -EAGAIN:
+		return (unsigned long)fs_return_eagain;
+	case FS_CANARY_RESULT:
+		return (unsigned long)fs_return_canary;
+	default:
+		return (unsigned long)fs_return_eilseq;
+	}
+}
 
 /**
  * fs_probe_divert() - make the probed function return at once
@@ -46,7 +74,7 @@ asm(
 int fs_probe_divert(struct pt_regs *regs, long result)
 {
 	regs_set_return_value(regs, result);
-	instruction_pointer_set(regs, (unsigned long)utf8guard_fs_return_stub);
+	instruction_pointer_set(regs, return_fn(result));
 	/* ip changed: no single-stepping, no post_handler. */
 	return 1;
 }
@@ -105,10 +133,39 @@ int fs_probe_check_name(struct pt_regs *regs, enum fs_op op,
 
 /*
  * Does nothing: a post_handler keeps an int3 kprobe from being
- * jump-optimized (see the top of probes.c); an ftrace-based kprobe calls
- * it.  module_probes.c's kprobes use it too.
+ * jump-optimized (an optimized kprobe ignores a changed instruction
+ * pointer: the refusal would fail open).
  */
-void fs_probe_keep_unoptimized(struct kprobe *p, struct pt_regs *regs,
-			       unsigned long flags)
+static void keep_unoptimized(struct kprobe *p, struct pt_regs *regs,
+			     unsigned long flags)
 {
+}
+
+/**
+ * fs_register_kprobe() - register a kprobe whose pre-handler may refuse
+ * @kp: the kprobe, without a post_handler
+ *
+ * An int3 kprobe gets a post_handler that does nothing, not to be
+ * jump-optimized.  An ftrace-based kprobe gets none: kprobes arms a
+ * function's ftrace-based probes on one of two ftrace_ops, chosen by
+ * whether they have a post_handler, and a probe with one that joins a
+ * probe (ours or anybody's: a kprobe event, perf, BPF) armed without one
+ * breaks the disarming of both (kernel/kprobes.c: a WARN, then a kprobe
+ * freed while still hashed and armed: review round 19).  So @kp is
+ * registered without, and again with one only if kprobes put it on an
+ * int3.  The ip a pre-handler sets is honoured either way.
+ *
+ * Return: 0 or register_kprobe()'s error.
+ */
+int fs_register_kprobe(struct kprobe *kp)
+{
+	struct kprobe clean = *kp;
+	int ret = register_kprobe(kp);
+
+	if (ret || kprobe_ftrace(kp))
+		return ret;
+	unregister_kprobe(kp);
+	*kp = clean;
+	kp->post_handler = keep_unoptimized;
+	return register_kprobe(kp);
 }
