@@ -12,6 +12,10 @@
  *					utf8guard is locked, and a notifier
  *					chain told of every store
  *					(kit_settings.c)
+ *	struct utf8guard_kit_lines	a text setting of one entry per line:
+ *					the checks and log lines of a write
+ *					around the module's parse of each
+ *					line (kit_lines.c)
  *	struct utf8guard_kit		a sysfs directory: the settings, the
  *					read-only status files and stats/
  *					with its reset (kit_sysfs.c); a hook
@@ -186,6 +190,44 @@ int utf8guard_kit_notifier_register(struct utf8guard_kit_settings *settings,
 				    struct notifier_block *nb);
 int utf8guard_kit_notifier_unregister(struct utf8guard_kit_settings *settings,
 				      struct notifier_block *nb);
+
+/**
+ * struct utf8guard_kit_lines - a text setting of one entry per line
+ * @module: the module's name (KBUILD_MODNAME), which starts its log lines
+ * @path: the setting under /sys/kernel/utf8guard, e.g. "fs/mounts"
+ * @param: its module parameter, e.g. "mounts"
+ * @max_lines: the most non-empty lines a write may have
+ * @no_entry: why a write without one is refused
+ * @not_yet: when a line skipped at load may be written again, after
+ *	"write it to <path> once", e.g. "it is mounted"
+ * @full: why a write is refused whose entries would not fit in the page
+ *	the setting is read back from
+ * @check: NULL, or the check of every write before any other: why it is
+ *	refused, or NULL
+ * @line: parse @len bytes of @line (no newline) into @data and return
+ *	NULL, or why not, setting *@not_yet if what it names may be there
+ *	later (at load, the line is then skipped with a warning)
+ * @fits: whether the entries in @data would fit in the page
+ *
+ * Given to utf8guard_kit_parse_lines() by the setting's @parse.
+ */
+struct utf8guard_kit_lines {
+	const char *module;
+	const char *path;
+	const char *param;
+	unsigned int max_lines;
+	const char *no_entry;
+	const char *not_yet;
+	const char *full;
+	const char *(*check)(void);
+	const char *(*line)(void *data, const char *line, size_t len,
+			    bool *not_yet);
+	bool (*fits)(const void *data);
+};
+
+int utf8guard_kit_parse_lines(const struct utf8guard_kit_lines *lines,
+			      const char *text, size_t len, bool at_load,
+			      void *data);
 
 /**
  * utf8guard_kit_flag() - the value of a 0/1 setting

@@ -173,7 +173,7 @@ static bool type_watched(struct scan *scan, dev_t dev)
 	if (!scan->types_read || fs_types_watched(&scan->types, dev, &type))
 		return true;
 	scan->entries_unwatched++;
-	if (!strstr(scan->unwatched, type))
+	if (!fs_types_listed(scan->unwatched, type))
 		snprintf(scan->unwatched + strlen(scan->unwatched),
 			 sizeof(scan->unwatched) - strlen(scan->unwatched),
 			 " %s", type);

@@ -55,8 +55,7 @@ static void type_of(dev_t dev, char *type, size_t size)
 	fclose(in);
 }
 
-/* Whether the blank-separated @list has the word @word. */
-static bool listed(const char *list, const char *word)
+bool fs_types_listed(const char *list, const char *word)
 {
 	size_t len = strlen(word);
 	const char *at;
@@ -72,8 +71,9 @@ bool fs_types_watched(struct fs_types *types, dev_t dev, const char **type)
 {
 	if (!types->have_last || types->last_dev != dev) {
 		type_of(dev, types->last_type, sizeof(types->last_type));
-		types->last_watched = types->all || !types->last_type[0] ||
-				      listed(types->text, types->last_type);
+		types->last_watched =
+			types->all || !types->last_type[0] ||
+			fs_types_listed(types->text, types->last_type);
 		types->last_dev = dev;
 		types->have_last = true;
 	}

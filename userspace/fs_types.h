@@ -38,6 +38,12 @@ struct fs_types {
 int fs_types_read(struct fs_types *types);
 
 /*
+ * Whether the list @list, words separated by single spaces (fs/fstypes as
+ * read), has the word @word: "ext4" is not in "ext4dev".
+ */
+bool fs_types_listed(const char *list, const char *word);
+
+/*
  * Whether names in a directory on device @dev are checked: its type is
  * listed, the list is "*", or its type is unknown here (judged, rather
  * than passed over on a guess).  *@type: the type found, or "".

@@ -280,91 +280,92 @@ void fs_exempt_release(void *parsed)
 	free_list(parsed);
 }
 
-/* Under fs_settings.lock. */
-/* Whether fs_exempt_show() can list @list in its page. */
-static bool listing_fits(const struct fs_exempt_list *list)
+/**
+ * struct exempt_write - what parse builds a write in
+ * @list: the entries the write makes, given to apply
+ * @old: the entries before the write
+ * @touched: the cgroups this write named so far (parse_line())
+ * @touched_count: their number
+ */
+struct exempt_write {
+	struct fs_exempt_list *list;
+	const struct fs_exempt_list *old;
+	struct cgroup *touched[FS_EXEMPT_MAX];
+	unsigned int touched_count;
+};
+
+/* A line of @data, a struct exempt_write: parse_line(). */
+static const char *exempt_line(void *data, const char *line, size_t len,
+			       bool *not_yet)
 {
+	struct exempt_write *w = data;
+	const char *why;
+
+	why = parse_line(line, len, w->list, w->old, w->touched,
+			 &w->touched_count);
+	/*
+	 * At load the cgroup may not exist yet (a unit not started,
+	 * cgroup2 not mounted): the line is skipped, loudly, rather than
+	 * leave every filesystem unchecked by refusing the load.
+	 */
+	*not_yet = why && !strncmp(why, "no such cgroup", 14);
+	return why;
+}
+
+/* Whether fs_exempt_show() can list @data's, a struct exempt_write's. */
+static bool listing_fits(const void *data)
+{
+	const struct exempt_write *w = data;
 	size_t n = 0;
 	unsigned int k;
 
-	for (k = 0; k < list->count; k++)
-		n += fs_escaped_length(list->entries[k].path) + 1;
+	for (k = 0; k < w->list->count; k++)
+		n += fs_escaped_length(w->list->entries[k].path) + 1;
 	return n < PAGE_SIZE;
 }
 
+/*
+ * Paths resolve from the writer's cgroup namespace root, but are listed
+ * and removed as written: from another namespace, "/a" would name
+ * another cgroup than the host's "/a" (review round 18).
+ */
+static const char *cgroup_ns_refused(void)
+{
+	if (current->nsproxy->cgroup_ns != init_task.nsproxy->cgroup_ns)
+		return "written from a cgroup namespace of its own: write it from the host's";
+	return NULL;
+}
+
+static const struct utf8guard_kit_lines exempt_lines = {
+	.module = KBUILD_MODNAME,
+	.path = "fs/exempt",
+	.param = "exempt",
+	.max_lines = FS_EXEMPT_MAX,
+	.no_entry = "no entry (\"CGROUP\" or \"CGROUP -\")",
+	.not_yet = "the cgroup exists",
+	.full = "the entries would not fit in fs/exempt's 4095 bytes",
+	.check = cgroup_ns_refused,
+	.line = exempt_line,
+	.fits = listing_fits,
+};
+
+/* Under fs_settings.lock. */
 int fs_exempt_parse(const char *text, size_t len, bool at_load, void **parsed)
 {
-	struct cgroup *touched[FS_EXEMPT_MAX];
-	unsigned int touched_count = 0, lines = 0;
-	const struct fs_exempt_list *old;
-	struct fs_exempt_list *list;
-	const char *why = NULL;
-	size_t pos, end;
+	struct exempt_write w = { };
+	int ret;
 
-	old = rcu_dereference_protected(exempt_list,
-					lockdep_is_held(&fs_settings.lock));
-	list = copy_live(old);
-	if (!list)
+	w.old = rcu_dereference_protected(exempt_list,
+					  lockdep_is_held(&fs_settings.lock));
+	w.list = copy_live(w.old);
+	if (!w.list)
 		return -ENOMEM;
-	for (pos = 0; pos < len; pos = end + 1) {
-		end = pos;
-		while (end < len && text[end] != '\n')
-			end++;
-		lines += end > pos;
+	ret = utf8guard_kit_parse_lines(&exempt_lines, text, len, at_load, &w);
+	if (ret) {
+		free_list(w.list);
+		return ret;
 	}
-	/*
-	 * Paths resolve from the writer's cgroup namespace root, but are
-	 * listed and removed as written: from another namespace, "/a" would
-	 * name another cgroup than the host's "/a" (review round 18).
-	 */
-	if (current->nsproxy->cgroup_ns != init_task.nsproxy->cgroup_ns)
-		why = "written from a cgroup namespace of its own: write it from the host's";
-	/* As fs/mounts: sysfs may have cut a write of a page. */
-	else if (len >= PAGE_SIZE)
-		why = "longer than 4095 bytes";
-	else if (memchr(text, '\0', len))
-		why = "a NUL byte in the write";
-	else if (lines > FS_EXEMPT_MAX)
-		why = "more than 16 lines";
-	lines = 0;
-	for (pos = 0; pos < len && !why; pos = end + 1) {
-		end = pos;
-		while (end < len && text[end] != '\n')
-			end++;
-		if (end == pos)
-			continue;
-		lines++;
-		why = parse_line(text + pos, end - pos, list, old, touched,
-				 &touched_count);
-		/*
-		 * At load the cgroup may not exist yet (a unit not started,
-		 * cgroup2 not mounted): skip the line, loudly, rather than
-		 * leave every filesystem unchecked by refusing the load.
-		 */
-		if (why && at_load && !strncmp(why, "no such cgroup", 14)) {
-			pr_warn("module parameter exempt=: line %u: %s: not applied; write it to fs/exempt once the cgroup exists\n",
-				lines, why);
-			why = NULL;
-		}
-	}
-	if (!why && !lines)
-		why = "no entry (\"CGROUP\" or \"CGROUP -\")";
-	if (!why && !listing_fits(list))
-		why = "the entries would not fit in fs/exempt's 4095 bytes";
-	if (why) {
-		if (at_load)
-			pr_err("module parameter exempt=\"%s\": %s\n", text,
-			       why);
-		else if (lines)
-			pr_info_ratelimited("fs/exempt write refused: line %u: %s\n",
-					    lines, why);
-		else
-			pr_info_ratelimited("fs/exempt write refused: %s\n",
-					    why);
-		free_list(list);
-		return -EINVAL;
-	}
-	*parsed = list;
+	*parsed = w.list;
 	return 0;
 }
 

@@ -239,12 +239,16 @@ u64 fs_scope_missed(void)
 	return missed;
 }
 
-/* What a write makes of each slot, built by parse, installed by apply. */
+/*
+ * What a write makes of each slot, built by parse, installed by apply;
+ * @edited: the slots whose entries the write made or removed so far.
+ */
 struct scope_write {
 	struct fs_scope_entry *old[FS_SCOPE_MAX];
 	struct fs_scope_entry *new[FS_SCOPE_MAX];
 	struct path held[FS_SCOPE_MAX];
 	unsigned int held_count;
+	DECLARE_BITMAP(edited, FS_SCOPE_MAX);
 };
 
 /**
@@ -398,15 +402,16 @@ static const char *mount_refused(const struct scope_write *w,
 }
 
 /*
- * Parse one line "PATH WORDS" (or "PATH -") of @len bytes into @w.
- * @edited: entries made or removed by this write so far.  Return NULL,
- * or why not; *@mount_state tells a line that may be right once the
- * mounts change (no such path, not a mount point...) from a wrong one.
+ * Parse one line "PATH WORDS" (or "PATH -") of @len bytes into @data, a
+ * struct scope_write.  Return NULL, or why not; *@mount_state tells a
+ * line that may be right once the mounts change (no such path, not a
+ * mount point...) from a wrong one.
  */
-static const char *parse_line(const char *line, size_t len,
-			      struct scope_write *w, unsigned long *edited,
+static const char *parse_line(void *data, const char *line, size_t len,
 			      bool *mount_state)
 {
+	struct scope_write *w = data;
+	unsigned long *edited = w->edited;
 	struct fs_scope_entry *entry;
 	const char *words, *why;
 	size_t plen = 0, wlen;
@@ -544,9 +549,13 @@ static size_t line_length(const struct fs_scope_entry *entry)
 	       strlen(entry_words(entry, words, sizeof(words))) + 1;
 }
 
-/* Whether the listing of @w's entries fits in a sysfs page. */
-static bool listing_fits(const struct scope_write *w)
+/*
+ * Whether the listing of the entries of @data, a struct scope_write, fits
+ * in a sysfs page: what fs_scope_show() lists must, to read back.
+ */
+static bool listing_fits(const void *data)
 {
+	const struct scope_write *w = data;
 	size_t n = 0;
 	unsigned int k;
 
@@ -569,16 +578,30 @@ void fs_scope_release(void *parsed)
 	kfree(w);
 }
 
+static const struct utf8guard_kit_lines scope_lines = {
+	.module = KBUILD_MODNAME,
+	.path = "fs/mounts",
+	.param = "mounts",
+	.max_lines = FS_SCOPE_MAX,
+	.no_entry = "no entry (\"PATH POLICY\", \"PATH off\" or \"PATH -\")",
+	/*
+	 * At load (modprobe at boot) the filesystem may not be mounted
+	 * yet: its line is skipped, loudly, rather than leave every
+	 * filesystem unchecked by refusing the load.
+	 */
+	.not_yet = "it is mounted",
+	.full = "the entries would not fit in fs/mounts' 4095 bytes",
+	.line = parse_line,
+	.fits = listing_fits,
+};
+
 /* Under fs_settings.lock. */
 int fs_scope_parse(const char *text, size_t len, bool at_load,
 		       void **parsed)
 {
-	DECLARE_BITMAP(edited, FS_SCOPE_MAX) = { 0 };
-	const char *why = NULL;
 	struct scope_write *w;
-	size_t pos = 0, end = 0;
-	unsigned int k, lines = 0;
-	bool mount_state;
+	unsigned int k;
+	int ret;
 
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
@@ -591,60 +614,10 @@ int fs_scope_parse(const char *text, size_t len, bool at_load,
 		w->old[k] = w->new[k] =
 			rcu_dereference_protected(slots[k],
 						  lockdep_is_held(&fs_settings.lock));
-	for (pos = 0; pos < len; pos = end + 1) {
-		end = pos;
-		while (end < len && text[end] != '\n')
-			end++;
-		lines += end > pos;
-	}
-	/*
-	 * sysfs hands a store one page at most: a write of a page may have
-	 * been cut (review round 17: a cut last line was applied).
-	 */
-	if (len >= PAGE_SIZE)
-		why = "longer than 4095 bytes";
-	else if (memchr(text, '\0', len))
-		why = "a NUL byte in the write";
-	else if (lines > FS_SCOPE_MAX)
-		why = "more than 16 lines";
-	lines = 0;
-	for (pos = 0; pos < len && !why; pos = end + 1) {
-		end = pos;
-		while (end < len && text[end] != '\n')
-			end++;
-		if (end == pos)
-			continue;
-		lines++;
-		why = parse_line(text + pos, end - pos, w, edited,
-				 &mount_state);
-		/*
-		 * At load (modprobe at boot) the filesystem may not be mounted
-		 * yet: skip the line, loudly, rather than leave every
-		 * filesystem unchecked by refusing the load.
-		 */
-		if (why && at_load && mount_state) {
-			pr_warn("module parameter mounts=: line %u: %s: not applied; write it to fs/mounts once it is mounted\n",
-				lines, why);
-			why = NULL;
-		}
-	}
-	if (!why && !lines)
-		why = "no entry (\"PATH POLICY\", \"PATH off\" or \"PATH -\")";
-	/* What fs_scope_show() lists must fit in its page, to read back. */
-	if (!why && !listing_fits(w))
-		why = "the entries would not fit in fs/mounts' 4095 bytes";
-	if (why) {
-		if (at_load)
-			pr_err("module parameter mounts=\"%s\": %s\n", text,
-			       why);
-		else if (lines)
-			pr_info_ratelimited("fs/mounts write refused: line %u: %s\n",
-					    lines, why);
-		else
-			pr_info_ratelimited("fs/mounts write refused: %s\n",
-					    why);
+	ret = utf8guard_kit_parse_lines(&scope_lines, text, len, at_load, w);
+	if (ret) {
 		fs_scope_release(w);
-		return -EINVAL;
+		return ret;
 	}
 	*parsed = w;
 	return 0;

@@ -584,6 +584,31 @@ $shm/t/link" "$(sed 's/: .*//' <<<"$out" | LC_ALL=C sort)"
 	: >"$fake/fs/mounts"
 	printf '*\n' >"$fake/fs/fstypes"
 fi
+# The types not in fs/fstypes are named by word: tmpfs after devtmpfs is a
+# type of its own, not a part of "devtmpfs" (a devtmpfs mounted in a mount
+# namespace of the scan's own, scanned first).
+printf 'ext4\n' >"$fake/fs/fstypes"
+mkdir -p "$work/devtmp"
+out=$(unshare -m --propagation private sh -c '
+	mount -t devtmpfs devtmpfs "$1" || exit 100
+	"$2" scan "$1" "$3" 2>&1 >/dev/null' sh "$work/devtmp" "$cli" "$shm/t")
+status=$?
+if [ "$status" = 100 ]; then
+	fail "mount a devtmpfs for the fs/fstypes word test (needs root and CONFIG_DEVTMPFS)"
+else
+	expect_eq "scan, devtmpfs and tmpfs not in fs/fstypes: exit 0 (not judged)" 0 "$status"
+	expect_match "scan: tmpfs named apart from devtmpfs" \
+		"^utf8guardctl scan: [0-9]+ entries not judged: their filesystem type is not in fs/fstypes: devtmpfs tmpfs$" \
+		"$out"
+fi
+# The mount went with its namespace (else the exit trap's rm -rf of $work
+# would reach into /dev).
+if mountpoint -q "$work/devtmp"; then
+	fail "the devtmpfs mount stays in the scan's mount namespace"
+	umount "$work/devtmp"
+fi
+rmdir "$work/devtmp"
+printf '*\n' >"$fake/fs/fstypes"
 # status lists the entries: policy, type, source, device.
 printf '%s path-tricks\n%s off\n/nonexistent-utf8guard strict\n' "$mp_shm" "$mp_work" >"$fake/fs/mounts"
 out=$("$cli" status)
