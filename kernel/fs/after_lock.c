@@ -510,7 +510,7 @@ int fs_after_lock_init(void)
 
 /*
  * At unload, after the hook's probes are gone (nothing notes any more):
- * on return no task is in a handler (the caller waits for the stub).
+ * on return no task is in a handler (the caller waits for the return functions).
  */
 void fs_after_lock_exit(void)
 {

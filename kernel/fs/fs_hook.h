@@ -4,7 +4,7 @@
  *
  *	probes.c	the hook on security_inode_*() (an ftrace_ops, or
  *			int3 kprobes), self-test
- *	refuse.c	a handler's refusal: the return stub
+ *	refuse.c	a handler's refusal: the return functions
  *	selftest.c	each hooked operation through the VFS, on a canary
  *	module_probes.c	kprobes in filesystem modules while they are loaded
  *	btrfs.c		btrfs subvolume and snapshot names

@@ -7,7 +7,8 @@
  *
  * - A refusal skips the whole security_inode_*() function: the handler
  *   sets the return value to -EILSEQ and the instruction pointer to a
- *   return stub, as arch/x86/lib/error-inject.c does.  In 6.1 and 6.12
+ *   function that returns it (refuse.c), much as arch/x86/lib/
+ *   error-inject.c does.  In 6.1 and 6.12
  *   these functions do nothing but call the LSMs, so nothing else is
  *   skipped.
  * - The ftrace_ops has IPMODIFY: ftrace lets only one such ops on a
@@ -866,7 +867,7 @@ static void health_check(struct work_struct *work)
 	schedule_delayed_work(&health_work, HEALTH_INTERVAL);
 }
 
-/* Unregister every hook; on return no task is in a handler or the stub. */
+/* Unregister every hook; on return no task is in a handler or a return function. */
 static void unregister_probes(void)
 {
 	unsigned int k;
@@ -882,7 +883,7 @@ static void unregister_probes(void)
 	/* Nothing notes a function any more. */
 	fs_after_lock_exit();
 	/*
-	 * A task sent to the stub may be preempted before its return: wait
+	 * A task sent to a return function may be preempted before its return: wait
 	 * until every task has passed a voluntary context switch before the
 	 * module text goes away, as ftrace does for its trampolines.
 	 */
@@ -991,7 +992,7 @@ fail:
 	return ret;
 }
 
-/* Remove the probes; on return no task can be in a handler or the stub. */
+/* Remove the probes; on return no task can be in a handler or a return function. */
 void fs_probes_exit(void)
 {
 	cancel_delayed_work_sync(&health_work);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What a probe's pre-handler does to refuse: it sets the return value
- * and the instruction pointer to a return stub, skipping the probed
- * function (why, in probes.c and Documentation/filesystem-hook-design.rst).
+ * What a probe's pre-handler does to refuse: it sets the return value,
+ * and the instruction pointer to a function that returns it, skipping the
+ * probed function (why, in probes.c and
+ * Documentation/filesystem-hook-design.rst).
  * Shared by the probes on security_inode_*() (probes.c) and those in
  * filesystem modules (btrfs.c, bcachefs.c, ocfs2.c, module_probes.c),
  * which call only this, not each other.
