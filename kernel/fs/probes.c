@@ -451,6 +451,11 @@ static void take_back_lost(void)
 	}
 }
 
+static unsigned long ftrace_lost_now(void)
+{
+	return ftrace_lost;
+}
+
 /* Register or unregister the ops; an error is returned, not logged. */
 static int ftrace_hook_set_armed(bool armed)
 {
@@ -545,6 +550,11 @@ static void ftrace_hook_exit(void)
 }
 #else /* !CONFIG_DYNAMIC_FTRACE_WITH_REGS: kprobes only */
 static const unsigned long on_ftrace;
+
+static unsigned long ftrace_lost_now(void)
+{
+	return 0;
+}
 
 static u64 ftrace_hook_missed(void)
 {
@@ -776,9 +786,11 @@ static unsigned int test_and_report(void)
 	unsigned int unhooked = self_test(&which);
 
 	if (unhooked && which && !disarmed) {
+		unsigned long lost = ftrace_lost_now();
+
 		rearm(which);
 		unhooked = self_test(&which);
-		if (!unhooked)
+		if (!unhooked && !lost)
 			pr_notice("probes armed again: one was left disarmed by enable_kprobe() while kprobes were off as a whole\n");
 	}
 	report_health(unhooked, which, fs_probes_missed());
