@@ -17,7 +17,8 @@
 # directory the way the ioctl does: bad names refused with EILSEQ as root
 # and as uid 1000, nothing created, counted once in fs/stats/subvol; good
 # names created; audit mode; the probe at load, by the notifier, disarmed
-# in mode off, gone with either module.
+# in mode off, gone with either module; and beside a kprobe event on
+# security_path_mkdir (review round 19).
 set -u
 mods=${1:?module dir}
 tools=${2:?tool dir}
@@ -128,6 +129,41 @@ expect_eq "probed at load: refuses" EILSEQ \
 expect_eq "fs/unhooked at the end" 0 "$(cat $fs/unhooked)"
 expect_status "rmmod the stand-in" 0 rmmod bcachefs
 expect_eq "stand-in unloaded: no probe" absent "$(probe_state)"
+
+# Review round 19 (F2): the probe of a filesystem module joining a kprobe
+# already on security_path_mkdir (a kprobe event; bpftrace, bcc...) made
+# the user's kprobe fail to disarm (a WARN), and left the module's probe
+# hashed and armed once the stand-in went: the next mkdir oopsed.  Only
+# where kprobes can be ftrace-based (tracefs enabled_functions).
+tr=/sys/kernel/tracing
+if [ -w $tr/kprobe_events ] && [ -e $tr/enabled_functions ]; then
+	r19warn=$((($(cat /proc/sys/kernel/tainted) >> 9) & 1))
+	mark
+	expect_status "r19 F2: kprobe event on security_path_mkdir" 0 \
+		sh -c "echo 'p:r19_path_mkdir security_path_mkdir' >>$tr/kprobe_events &&
+			echo 1 >$tr/events/kprobes/r19_path_mkdir/enable"
+	expect_status "r19 F2: insmod the stand-in beside it" 0 insmod "$mods/bcachefs.ko"
+	expect_eq "r19 F2: beside a kprobe event: subvolume of a bad name refused" EILSEQ \
+		"$("$gw" $subvolume "$(hex "$mnt/")c0ae2e")"
+	expect_status "r19 F2: kprobe event disabled" 0 \
+		sh -c "echo 0 >$tr/events/kprobes/r19_path_mkdir/enable"
+	expect_status "r19 F2: kprobe event removed" 0 \
+		sh -c "echo '-:r19_path_mkdir' >>$tr/kprobe_events"
+	expect_eq "r19 F2: event removed: the stand-in's probe armed" armed "$(probe_state)"
+	expect_eq "r19 F2: event removed: subvolume of a bad name refused" EILSEQ \
+		"$("$gw" $subvolume "$(hex "$mnt/")eda080")"
+	expect_status "r19 F2: rmmod the stand-in" 0 rmmod bcachefs
+	expect_eq "r19 F2: stand-in unloaded: no probe" absent "$(probe_state)"
+	expect_eq "r19 F2: then a mkdir of a good name" ok "$("$fsop" mkdir $mnt 72313966)"
+	expect_eq "r19 F2: then a mkdir of a bad name refused" EILSEQ \
+		"$("$fsop" mkdir $mnt 72313966e9)"
+	expect_eq "r19 F2: no kprobe failed to disarm" 0 \
+		"$(log_since | grep -c 'Failed to disarm')"
+	expect_eq "r19 F2: no WARN (taint W)" "$r19warn" \
+		"$((($(cat /proc/sys/kernel/tainted) >> 9) & 1))"
+else
+	echo "# no ftrace-based kprobe events here: a kprobe event beside the stand-in's probe not tested"
+fi
 expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
 expect_status "rmmod utf8guard" 0 rmmod utf8guard
 umount $mnt

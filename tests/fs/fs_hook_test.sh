@@ -8,7 +8,9 @@
 # fstypes and policy scoping; exact log lines of every operation; counters
 # per operation and per reason; every sysfs write that must fail;
 # privileges; module parameters; the refusal to load when a hooked
-# function is missing; unhooked; stress runs on tmpfs and on ext4 with the
+# function is missing; other ftrace users on the hooked functions (BPF
+# trampolines, kprobe events, a livepatch come while mode off); unhooked;
+# stress runs on tmpfs and on ext4 with the
 # mode flipping; load/unload cycles under that load; a forced kprobe miss;
 # kmemleak.  Ends with both modules unloaded, so that integration_test.sh
 # can run next; that one ends by locking, and
@@ -28,7 +30,7 @@
 #        [STRESS_ITER]
 # MODULE_DIR holds utf8guard.ko, utf8guard_fs.ko and the test modules
 # utf8guard_fs_nosym.ko, utf8guard_fs_decoy.ko and utf8guard_miss_trigger.ko;
-# TOOL_DIR holds fs_op, fs_stress, guest_write and sysfs-kernel-utf8guard-fs
+# TOOL_DIR holds fs_op, fs_stress, guest_write, bpfattach and sysfs-kernel-utf8guard-fs
 # (the ABI file); the harness puts tests/lib/assert.sh and vm-lib.sh in /utf8guard/.
 # STRESS_ITER (or the environment's FS_STRESS_ITER; default 10000) is the
 # number of iterations of each of the 16 stress processes on tmpfs, the
@@ -1214,6 +1216,172 @@ if [ -e "$mods/utf8guard_ipmodify_clash.ko" ]; then
 	expect_status "livepatch clash: rmmod utf8guard_fs" 0 rmmod utf8guard_fs
 else
 	echo "# no utf8guard_ipmodify_clash.ko (no ftrace with regs): livepatch clash not tested"
+fi
+
+# --- review round 19: other ftrace users on the hooked functions -------------
+# Only where the six are on the ftrace_ops (the livepatch stand-in is built
+# where ftrace has regs; the debug kernel's int3 kprobes are not concerned).
+# Starts and ends with utf8guard_fs.ko unloaded, in enforce.
+r19=/mnt/tmpfs/t/r19
+r19n=0
+# r19name: sets $r19x to a new ill-formed name, "caf" + a lone E9 + a letter.
+r19name() {
+	r19n=$((r19n + 1))
+	r19x=636166e9$(printf '%02x' $((0x40 + r19n % 26 + 1)))
+}
+# r19_warn: the kernel's taint W (a WARN fired; never reset).
+r19_warn() { echo $((($(cat /proc/sys/kernel/tainted) >> 9) & 1)); }
+# r19_refused LABEL OP: a bad name is refused with EILSEQ by OP (create or
+# mkdir) and does not exist afterwards.
+r19_refused() {
+	r19name
+	expect_eq "$1: $2 of a bad name refused" EILSEQ "$("$fsop" "$2" $r19 "$r19x")"
+	expect_eq "$1: $2 of a bad name: nothing made" ENOENT "$("$fsop" stat $r19 "$r19x")"
+}
+# bpf_on KIND FUNCTION: bpfattach in the background until it says it has
+# attached (up to 20 s); sets $bpf_pid.  Counts a test.
+bpf_on() {
+	bo_f=/tmp/bpfattach.$1.$2
+	rm -f "$bo_f"
+	"$tools/bpfattach" "$1" "$2" >"$bo_f" 2>&1 &
+	bpf_pid=$!
+	bo_n=0
+	while ! grep -q '^attached' "$bo_f" 2>/dev/null && kill -0 $bpf_pid 2>/dev/null &&
+		[ $bo_n -lt 100 ]; do
+		sleep 0.2
+		bo_n=$((bo_n + 1))
+	done
+	expect_eq "r19 F1: $1 program on $2 attached" "attached $1 $2" "$(cat "$bo_f")"
+}
+# bpf_off: detach (the link goes with the process).
+bpf_off() {
+	kill $bpf_pid 2>/dev/null
+	wait $bpf_pid 2>/dev/null
+}
+if [ -e "$mods/utf8guard_ipmodify_clash.ko" ]; then
+	setmode enforce
+	mkdir -p $r19
+	# F1: a BPF fentry, fexit or fmod_ret program on a hooked function
+	# (its trampoline shares the function with the IPMODIFY ops) turned
+	# each refusal into success: the name was made, the log said refused.
+	if [ -r /sys/kernel/btf/vmlinux ]; then
+		# Attached before the module loads: it loads, and refuses.
+		bpf_on fentry security_inode_mkdir
+		bpf_mkdir=$bpf_pid
+		bpf_on fmod_ret security_inode_create
+		bpf_create=$bpf_pid
+		expect_status "r19 F1: loads with BPF programs on mkdir and create" 0 \
+			insmod "$mods/utf8guard_fs.ko"
+		r19_refused "r19 F1: programs attached before load" mkdir
+		r19_refused "r19 F1: programs attached before load" create
+		expect_eq "r19 F1: programs attached before load: unhooked 0" 0 \
+			"$(cat $fs/unhooked)"
+		kill $bpf_mkdir $bpf_create
+		wait $bpf_mkdir
+		wait $bpf_create
+		r19_refused "r19 F1: programs detached" mkdir
+		r19_refused "r19 F1: programs detached" create
+		# (loaded now, if the load failed: counted above)
+		[ -d $fs ] || insmod "$mods/utf8guard_fs.ko"
+		# Attached while it is loaded: each kind on each function.
+		for r19k in fentry fexit fmod_ret; do
+			for r19f in mkdir create; do
+				r19l="r19 F1: $r19k on $r19f"
+				bpf_on $r19k security_inode_$r19f
+				r19_refused "$r19l" $r19f
+				r19name
+				expect_eq "$r19l: a good name made" ok \
+					"$("$fsop" $r19f $r19 "6f6b${r19x#636166e9}")"
+				expect_eq "$r19l: unhooked 0" 0 "$(cat $fs/unhooked)"
+				bpf_off
+				r19_refused "$r19l, detached" $r19f
+			done
+		done
+		expect_status "r19 F1: rmmod utf8guard_fs" 0 rmmod utf8guard_fs
+	else
+		echo "# no /sys/kernel/btf/vmlinux: BPF trampolines not tested"
+	fi
+
+	# F3: a livepatch of one of the six (the stand-in, on mkdir) that came
+	# while mode off had the ops unregistered took all six out at the next
+	# enforce.  Now mkdir alone is left out, logged by name and counted in
+	# fs/unhooked; the other five refuse; mkdir is taken back (the health
+	# check, every 10 s) once the livepatch goes.
+	expect_status "r19 F3: insmod utf8guard_fs" 0 insmod "$mods/utf8guard_fs.ko"
+	setmode off
+	expect_eq "r19 F3: mode off: disarmed" "6 disabled 6" "$(wait_fs_probes '6 disabled 6')"
+	expect_status "r19 F3: livepatch stand-in loads while mode off" 0 \
+		insmod "$mods/utf8guard_ipmodify_clash.ko"
+	mark
+	setmode enforce
+	r19_refused "r19 F3: livepatch on mkdir, enforce" create
+	expect_eq "r19 F3: livepatch on mkdir: unhooked 1" 1 "$(cat $fs/unhooked)"
+	r19log=$(log_since)
+	expect_match "r19 F3: the function lost to the livepatch logged by name" \
+		'\] utf8guard_fs: security_inode_mkdir: another ftrace user modifies its instruction pointer' \
+		"$r19log"
+	expect_match "r19 F3: mkdir alone reported" \
+		'\] utf8guard_fs: 1 of [0-9]+ hooks are not in effect \(self-test got through: mkdir;' \
+		"$r19log"
+	expect_eq "r19 F3: the five others on ftrace" \
+		"security_inode_create security_inode_link security_inode_mknod security_inode_rename security_inode_symlink" \
+		"$(grep -oE '^security_inode_[a-z]+' $ef | grep -v mkdir | sort | tr '\n' ' ' | sed 's/ $//')"
+	expect_status "r19 F3: rmmod the livepatch stand-in" 0 rmmod utf8guard_ipmodify_clash
+	# The health check's next round (every 10 s) takes mkdir back.
+	r19w=0
+	while ! log_since | grep -q 'utf8guard_fs: security_inode_mkdir: hooked again$' &&
+		[ $r19w -lt 30 ]; do
+		sleep 0.5
+		r19w=$((r19w + 1))
+	done
+	expect_match "r19 F3: livepatch gone: mkdir hooked again within 15 s" \
+		'\] utf8guard_fs: security_inode_mkdir: hooked again$' "$(log_since)"
+	r19_refused "r19 F3: livepatch gone" mkdir
+	r19_refused "r19 F3: livepatch gone" create
+	expect_eq "r19 F3: livepatch gone: unhooked 0" 0 "$(cat $fs/unhooked)"
+	expect_status "r19 F3: rmmod utf8guard_fs" 0 rmmod utf8guard_fs
+
+	# F2: a kprobe already on one of the six got the module's locating
+	# kprobe (with a post_handler) grafted on: disarming it failed later
+	# (a WARN; the kprobe freed while still hashed and armed).  Kprobe
+	# events on the six, enabled before load; load; remove them; unload;
+	# load again: no failure to disarm, no WARN, nothing left behind.
+	tr=/sys/kernel/tracing
+	if [ -w $tr/kprobe_events ]; then
+		r19warn=$(r19_warn)
+		mark
+		for r19f in create mkdir mknod symlink link rename; do
+			echo "p:r19_$r19f security_inode_$r19f" >>$tr/kprobe_events
+		done
+		echo 1 >$tr/events/kprobes/enable
+		expect_eq "r19 F2: kprobe events on the six, enabled" 6 \
+			"$(grep -cE ' k  security_inode_[a-z]+\+0x[0-9a-f]+ .*\[FTRACE\]' $kl)"
+		expect_status "r19 F2: insmod utf8guard_fs with kprobe events on the six" 0 \
+			insmod "$mods/utf8guard_fs.ko"
+		r19_refused "r19 F2: kprobe events on the six" create
+		r19_refused "r19 F2: kprobe events on the six" mkdir
+		expect_eq "r19 F2: kprobe events on the six: unhooked 0" 0 "$(cat $fs/unhooked)"
+		expect_status "r19 F2: kprobe events disabled" 0 \
+			sh -c "echo 0 >$tr/events/kprobes/enable"
+		expect_status "r19 F2: kprobe events removed" 0 \
+			sh -c "echo >$tr/kprobe_events"
+		expect_eq "r19 F2: no kprobe left on the six" "" \
+			"$(grep -E ' security_inode_[a-z]+\+' $kl)"
+		expect_status "r19 F2: rmmod utf8guard_fs" 0 rmmod utf8guard_fs
+		expect_eq "r19 F2: nothing left on ftrace" "" \
+			"$(grep -E '^security_inode_' $ef)"
+		expect_status "r19 F2: insmod again" 0 insmod "$mods/utf8guard_fs.ko"
+		r19_refused "r19 F2: loaded again" create
+		expect_status "r19 F2: rmmod utf8guard_fs again" 0 rmmod utf8guard_fs
+		expect_eq "r19 F2: no kprobe failed to disarm" 0 \
+			"$(log_since | grep -c 'Failed to disarm')"
+		expect_eq "r19 F2: no WARN (taint W)" "$r19warn" "$(r19_warn)"
+	else
+		echo "# no $tr/kprobe_events: a kprobe event beside the hooks not tested"
+	fi
+	rm -rf $r19
+else
+	echo "# no utf8guard_ipmodify_clash.ko (no ftrace with regs): review round 19's BPF, kprobe event and late livepatch cases not tested"
 fi
 expect_status "insmod with defaults again" 0 insmod "$mods/utf8guard_fs.ko"
 expect_eq "defaults again" "1|*|1" "$(fsstate)"

@@ -121,6 +121,7 @@ prepare() {
 	"${guest_cc[@]}" -D_GNU_SOURCE -pthread -o "$out/dirhold" "$top/tests/fs/dirhold.c"
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/exempt_stress" "$top/tests/fs/exempt_stress.c"
 	"${guest_cc[@]}" -D_GNU_SOURCE -o "$out/in_cgroupns" "$top/tests/fs/in_cgroupns.c"
+	"${guest_cc[@]}" -o "$out/bpfattach" "$top/tests/fs/bpfattach.c"
 	"${guest_cc[@]}" -o "$out/audit_listen" "$top/tests/module/audit_listen.c"
 	"$top/tests/net/build-net-tools.sh" "$out"
 
@@ -177,7 +178,7 @@ prepare() {
 	while IFS= read -r ko; do
 		files+=(--file "$ko:/utf8guard/modules/")
 	done < <(find "$mods" -name '*.ko' | sort)
-	for tool in guest_write fs_op fs_stress ovl_stall holdlock scope_stress dirhold exempt_stress in_cgroupns net_op audit_listen; do
+	for tool in guest_write fs_op fs_stress ovl_stall holdlock scope_stress dirhold exempt_stress in_cgroupns bpfattach net_op audit_listen; do
 		files+=(--file "$out/$tool:/utf8guard/tools/")
 	done
 	files+=(--file "$out/tcp_fuzz:/utf8guard/tools/")
