@@ -136,6 +136,7 @@ bench:
 bench-fs:
 	bench/fs-create-unlink.sh
 	bench/fs-create-unlink.sh --mode off
+	bench/fs-create-unlink.sh --clock icount --breakdown
 
 bench-nf:
 	bench/nf-udp.sh
