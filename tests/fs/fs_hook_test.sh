@@ -1224,10 +1224,11 @@ fi
 # Starts and ends with utf8guard_fs.ko unloaded, in enforce.
 r19=/mnt/tmpfs/t/r19
 r19n=0
-# r19name: sets $r19x to a new ill-formed name, "caf" + a lone E9 + a letter.
+# r19name: sets $r19x to a new ill-formed name, "caf" + a lone E9 + two
+# digits (new each time: one made where it should not be stays).
 r19name() {
 	r19n=$((r19n + 1))
-	r19x=636166e9$(printf '%02x' $((0x40 + r19n % 26 + 1)))
+	r19x=636166e93$((r19n / 10 % 10))3$((r19n % 10))
 }
 # r19_warn: the kernel's taint W (a WARN fired; never reset).
 r19_warn() { echo $((($(cat /proc/sys/kernel/tainted) >> 9) & 1)); }
