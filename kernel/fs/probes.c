@@ -401,7 +401,12 @@ static bool ipmodify_taken(unsigned long ip)
 	taken = register_ftrace_function(&clash_test_ops) == -EBUSY;
 	if (!taken)
 		unregister_ftrace_function(&clash_test_ops);
-	ftrace_free_filter(&clash_test_ops);
+	/*
+	 * Emptied, not freed: ftrace_free_filter() leaves the ops pointing
+	 * at the hashes it freed (6.1, 6.12), and the next filter would
+	 * free them again.  Freed once, at unload (ftrace_hook_exit()).
+	 */
+	ftrace_set_filter_ip(&clash_test_ops, ip, 1, 0);
 	return taken;
 }
 
@@ -546,6 +551,7 @@ static void ftrace_hook_exit(void)
 		return;
 	ftrace_hook_set_armed(false);
 	ftrace_free_filter(&fs_ftrace_ops);
+	ftrace_free_filter(&clash_test_ops);
 	on_ftrace = 0;
 }
 #else /* !CONFIG_DYNAMIC_FTRACE_WITH_REGS: kprobes only */
@@ -862,7 +868,9 @@ void fs_probes_set_armed(bool armed)
 		pr_err("%s the probes: error %d\n",
 		       armed ? "cannot arm" : "cannot disarm", ret);
 	else
-		pr_info("%u probes %s\n", FS_PROBE_COUNT + changed,
+		pr_info("%u probes %s\n", FS_PROBE_COUNT + changed -
+			(armed ? (unsigned int)hweight_long(ftrace_lost_now()) :
+				 0),
 			armed ? "armed: new names are checked again" :
 				"disarmed (mode off or fs/enabled 0): they cost nothing until names are to be checked again");
 	if (armed)
