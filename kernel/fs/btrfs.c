@@ -75,9 +75,11 @@ int fs_btrfs_collision(struct kprobe *p, struct pt_regs *regs)
 {
 	const void *arg = (const void *)regs_get_kernel_argument(regs, 2);
 	const struct fscrypt_str *name = arg;
+	unsigned long ret = regs_get_kernel_stack_nth(regs, 0);
 	int len;
 
-	if (!in_mksubvol(regs_get_kernel_stack_nth(regs, 0)))
+	/* A caller a return hook hides may be btrfs_mksubvol() (refuse.c). */
+	if (!in_mksubvol(ret) && !fs_probe_caller_hidden(ret, p))
 		return 0;
 	/* btrfs_mksubvol() builds its struct fscrypt_str on its stack. */
 	if (object_is_on_stack(arg))

@@ -197,6 +197,7 @@ int fs_probe_check_name(struct pt_regs *regs, enum fs_op op,
 			const struct super_block *sb, const u8 *name,
 			size_t len);
 int fs_register_kprobe(struct kprobe *kp);
+bool fs_probe_caller_hidden(unsigned long ret, const struct kprobe *p);
 
 /* after_lock.c */
 void fs_after_lock_note(const struct inode *dir);

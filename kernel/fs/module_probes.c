@@ -186,9 +186,11 @@ static bool module_probes_armed = true;
 static int pre_from_module(struct kprobe *p, struct pt_regs *regs)
 {
 	struct module_probe *mp = container_of(p, struct module_probe, rp.kp);
+	unsigned long ret = regs_get_kernel_stack_nth(regs, 0);
 
-	if (!within_module(regs_get_kernel_stack_nth(regs, 0),
-			   mp->caller_module))
+	/* A caller a return hook hides may be the module: judged (refuse.c). */
+	if (!within_module(ret, mp->caller_module) &&
+	    !fs_probe_caller_hidden(ret, p))
 		return 0;
 	return mp->pre_handler(p, regs);
 }

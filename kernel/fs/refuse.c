@@ -11,6 +11,7 @@
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/uaccess.h>
 #include <linux/string.h>
 
 #include "fs_hook.h"
@@ -130,6 +131,42 @@ int fs_probe_check_name(struct pt_regs *regs, enum fs_op op,
 	if (!fs_check_wanted(sb, &policy))
 		return 0;
 	return fs_probe_refuse(regs, fs_check_bytes(op, &policy, name, len));
+}
+
+/**
+ * fs_probe_caller_hidden() - whether a return hook hides a probe's caller
+ * @ret: the return address on top of the stack at the probed function's
+ *	entry
+ * @p: the probe, at that function's entry
+ *
+ * A probe that tells its callers apart by the return address (a module's
+ * call of security_path_mkdir(), module_probes.c; btrfs_mksubvol()'s
+ * call of btrfs_check_dir_item_collision(), btrfs.c) finds a trampoline
+ * there instead once a return hook of somebody else's runs before it (a
+ * kretprobe or fprobe exit event, bpftrace, the function graph tracer):
+ * review round 20 made bcachefs subvolumes that way, unchecked.  A true
+ * return address follows a direct call of the function (or of its call
+ * padding); a trampoline's does not.  Such a call is then judged as if
+ * the probe's own caller made it (failing closed): while such a hook is
+ * on security_path_mkdir() with bcachefs.ko loaded, every mkdir's name is
+ * also judged, and counted, as a subvolume's.
+ *
+ * Context: a probe handler.
+ * Return: true if @ret does not follow a direct call of @p's function.
+ */
+bool fs_probe_caller_hidden(unsigned long ret, const struct kprobe *p)
+{
+	unsigned long func = (unsigned long)p->addr, target;
+	u8 call[5];
+	s32 rel;
+
+	if (copy_from_kernel_nofault(call, (const void *)(ret - sizeof(call)),
+				     sizeof(call)) || call[0] != 0xe8)
+		return true;
+	memcpy(&rel, call + 1, sizeof(rel));
+	target = ret + rel;
+	/* Its start: an ENDBR before the probe, call padding before that. */
+	return target > func || func - target > 32;
 }
 
 /*

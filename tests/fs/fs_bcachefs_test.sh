@@ -164,6 +164,50 @@ if [ -w $tr/kprobe_events ] && [ -e $tr/enabled_functions ]; then
 else
 	echo "# no ftrace-based kprobe events here: a kprobe event beside the stand-in's probe not tested"
 fi
+
+# Review round 20 (N2): the probe tells the stand-in's calls from the
+# others by the return address on top of the stack; a return hook put on
+# security_path_mkdir after the stand-in loaded (a kretprobe event,
+# bpftrace, the function graph tracer) replaced it with its trampoline,
+# and the bad subvolume was made, unchecked and uncounted.  A caller so
+# hidden is judged now.
+if [ -w $tr/kprobe_events ]; then
+	expect_status "r20 N2: insmod the stand-in" 0 insmod "$mods/bcachefs.ko"
+	expect_status "r20 N2: kretprobe event on security_path_mkdir, after it" 0 \
+		sh -c "echo 'r:r20_path_mkdir security_path_mkdir' >>$tr/kprobe_events &&
+			echo 1 >$tr/events/kprobes/r20_path_mkdir/enable"
+	for n2 in c0ae2e 61ff62; do
+		expect_eq "r20 N2: under a kretprobe: subvolume $n2 refused" EILSEQ \
+			"$("$gw" $subvolume "$(hex "$mnt/")$n2")"
+		expect_eq "r20 N2: under a kretprobe: subvolume $n2 not made" ENOENT \
+			"$("$fsop" stat $mnt $n2)"
+	done
+	expect_eq "r20 N2: under a kretprobe: a good subvolume made" ok \
+		"$("$gw" $subvolume "$(hex "$mnt/")7232306b")"
+	expect_eq "r20 N2: under a kretprobe: a mkdir of a good name" ok \
+		"$("$fsop" mkdir $mnt 7232306d)"
+	expect_eq "r20 N2: under a kretprobe: a mkdir of a bad name refused" EILSEQ \
+		"$("$fsop" mkdir $mnt 7232306de9)"
+	expect_status "r20 N2: kretprobe event removed" 0 \
+		sh -c "echo 0 >$tr/events/kprobes/r20_path_mkdir/enable &&
+			echo '-:r20_path_mkdir' >>$tr/kprobe_events"
+	if grep -qw function_graph $tr/available_tracers 2>/dev/null; then
+		expect_status "r20 N2: function graph tracer on security_path_mkdir" 0 \
+			sh -c "echo security_path_mkdir >$tr/set_ftrace_filter &&
+				echo function_graph >$tr/current_tracer"
+		expect_eq "r20 N2: under the graph tracer: a bad subvolume refused" EILSEQ \
+			"$("$gw" $subvolume "$(hex "$mnt/")72323067c0af")"
+		expect_eq "r20 N2: under the graph tracer: a good subvolume made" ok \
+			"$("$gw" $subvolume "$(hex "$mnt/")72323067")"
+		expect_status "r20 N2: graph tracer off" 0 \
+			sh -c "echo nop >$tr/current_tracer && echo >$tr/set_ftrace_filter"
+	else
+		echo "# no function_graph tracer here: not tested beside the stand-in's probe"
+	fi
+	expect_status "r20 N2: rmmod the stand-in" 0 rmmod bcachefs
+else
+	echo "# no kprobe events here: a return hook beside the stand-in's probe not tested"
+fi
 expect_status "rmmod utf8guard_fs" 0 rmmod utf8guard_fs
 expect_status "rmmod utf8guard" 0 rmmod utf8guard
 umount $mnt
