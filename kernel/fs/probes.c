@@ -394,12 +394,13 @@ static struct ftrace_ops clash_test_ops = {
 /* Whether another ftrace user modifies the instruction pointer at @ip. */
 static bool ipmodify_taken(unsigned long ip)
 {
-	bool taken;
+	int ret;
 
 	if (ftrace_set_filter_ip(&clash_test_ops, ip, 0, 1))
 		return false;
-	taken = register_ftrace_function(&clash_test_ops) == -EBUSY;
-	if (!taken)
+	ret = register_ftrace_function(&clash_test_ops);
+	/* Only a registered ops is unregistered (review round 20). */
+	if (!ret)
 		unregister_ftrace_function(&clash_test_ops);
 	/*
 	 * Emptied, not freed: ftrace_free_filter() leaves the ops pointing
@@ -407,7 +408,7 @@ static bool ipmodify_taken(unsigned long ip)
 	 * free them again.  Freed once, at unload (ftrace_hook_exit()).
 	 */
 	ftrace_set_filter_ip(&clash_test_ops, ip, 1, 0);
-	return taken;
+	return ret == -EBUSY;
 }
 
 /*
