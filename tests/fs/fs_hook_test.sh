@@ -1702,7 +1702,7 @@ expect_eq "3 forced misses: fs/missed 3" 3 "$(cat $fs/missed)"
 expect_eq "after the misses: unhooked 0" 0 "$(cat $fs/unhooked)"
 mlog=$(log_since)
 msum=0
-for mn in $(printf '%s\n' "$mlog" | sed -n 's/^.*\] utf8guard_fs: \([0-9][0-9]*\) probe hits missed (another probe was running on that CPU, too many overlayfs operations at once, an overlayfs copy-up begun while the probes were disarmed, or an unmount fs\/mounts did not see): hooked operations not checked, overlayfs copy-ups checked as new names, or an fs\/mounts entry kept$/\1/p'); do
+for mn in $(printf '%s\n' "$mlog" | sed -n 's/^.*\] utf8guard_fs: \([0-9][0-9]*\) probe hits missed (another probe was running on that CPU, too many overlayfs operations at once, an overlayfs copy-up begun while the probes were disarmed, or an unmount fs\/mounts did not see): hooked operations refused (EAGAIN) or not checked, overlayfs copy-ups checked as new names, or an fs\/mounts entry kept$/\1/p'); do
 	msum=$((msum + mn))
 done
 expect_eq "the misses logged: 3" 3 "$msum"
