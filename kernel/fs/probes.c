@@ -57,7 +57,6 @@
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/mutex.h>
-#include <linux/objtool.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -65,7 +64,6 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
-#include <asm/linkage.h>
 
 #include "fs_hook.h"
 
